@@ -1,0 +1,42 @@
+"""Spanish number formatting for the page.
+
+Follows the Real Academia Española's *Ortografía* (2010), §4.2.4: decimal
+comma; digits grouped in threes with a (non-breaking) space, and only from
+five digits on (``1328`` but ``13 280``); a space between a number and ``%``.
+"""
+
+NBSP = "\u00a0"
+DASH = "—"  # shown where a value is undefined, next to the reason
+
+
+def integer(n: int) -> str:
+    """Format an integer.
+
+    >>> integer(1328), integer(13280000).replace(NBSP, " "), integer(-12345).replace(NBSP, " ")
+    ('1328', '13 280 000', '-12 345')
+    """
+    digits = str(abs(n))
+    if len(digits) > 4:
+        digits = f"{int(digits):,}".replace(",", NBSP)
+    return f"-{digits}" if n < 0 else digits
+
+
+def decimal(x: float, places: int = 3) -> str:
+    """Format a float with a decimal comma and fixed ``places``.
+
+    >>> decimal(0.6), decimal(2 / 3, 2), decimal(12345.5, 1).replace(NBSP, " ")
+    ('0,600', '0,67', '12 345,5')
+    """
+    whole, _, fraction = f"{abs(x):.{places}f}".partition(".")
+    sign = "-" if x < 0 and (whole + fraction).strip("0") else ""
+    text = sign + integer(int(whole))
+    return f"{text},{fraction}" if places else text
+
+
+def percent(ratio: float, places: int = 1) -> str:
+    """Format a ratio as a percentage: ``0.1067 -> '10,7 %'`` (non-breaking space).
+
+    >>> percent(0.10666).replace(NBSP, " "), percent(0).replace(NBSP, " ")
+    ('10,7 %', '0,0 %')
+    """
+    return f"{decimal(ratio * 100, places)}{NBSP}%"

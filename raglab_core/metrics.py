@@ -1,0 +1,162 @@
+"""Rank-based retrieval metrics at a cut-off ``k``.
+
+Every function takes ``grades``: the relevance grade of each ranked document,
+rank 1 first (non-negative ints). Binary metrics call a document *relevant*
+when ``grade >= threshold``; nDCG uses the grades themselves.
+
+Conventions, stated once (they match trec_eval [1]_ and ranx [2]_):
+
+* ``k`` larger than the ranking: the missing positions are non-relevant, so
+  Precision@k still divides by ``k`` (trec_eval's ``P_k``).
+* Recall@k divides by the number of relevant documents *known* for the query
+  (``total_relevant``), which the caller supplies: it lies outside the top k.
+  It is Recall@k, not Success@k (which would be 1 as soon as one relevant
+  document is retrieved).
+* nDCG@k uses exponential gain ``2**g - 1`` and discount ``log2(i + 1)``
+  (Burges et al. [3]_; ranx's ``ndcg_burges``). trec_eval's ``ndcg_cut`` uses
+  linear gain ``g`` instead.
+* Undefined values are ``None``, never NaN.
+
+References
+----------
+.. [1] NIST, *trec_eval*, https://github.com/usnistgov/trec_eval
+.. [2] E. Bassani, "ranx: A Blazing-Fast Python Library for Ranking
+   Evaluation and Comparison", ECIR 2022.
+.. [3] C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
+.. [4] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR
+   techniques", ACM TOIS 20(4), 2002.
+"""
+
+import math
+from collections import Counter
+
+from .errors import LabError
+from .validate import grade_list, whole_number
+
+
+def _checked(grades, k, threshold=0):
+    return grade_list(grades), whole_number(k, "k", 1), whole_number(threshold, "threshold", 0)
+
+
+def relevant_within_k(grades, k: int, threshold: int) -> int:
+    """Number of relevant documents among the first ``k``.
+
+    ``|{i <= k : grade_i >= threshold}|``
+
+    >>> relevant_within_k([3, 0, 2, 1], k=3, threshold=2)
+    2
+    """
+    grades, k, threshold = _checked(grades, k, threshold)
+    return sum(1 for grade in grades[:k] if grade >= threshold)
+
+
+def precision_at_k(grades, k: int, threshold: int) -> float:
+    """Precision@k: the share of the first ``k`` positions holding a relevant document.
+
+    ``P@k = |{i <= k : grade_i >= threshold}| / k``
+
+    Positions beyond the end of the ranking count as non-relevant, as in
+    trec_eval's ``P_k`` (Manning, Raghavan & Schütze, *Introduction to
+    Information Retrieval*, 2008, §8.4).
+
+    >>> precision_at_k([3, 0, 2, 1], k=3, threshold=2)   # 2 / 3
+    0.6666666666666666
+    >>> precision_at_k([3], k=4, threshold=1)            # 1 / 4: missing = non-relevant
+    0.25
+    """
+    return relevant_within_k(grades, k, threshold) / k
+
+
+def recall_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | None:
+    """Recall@k: the share of the query's known relevant documents found in the first ``k``.
+
+    ``R@k = |{i <= k : grade_i >= threshold}| / total_relevant``
+
+    ``total_relevant`` is the number of relevant documents known for the query
+    (trec_eval's ``num_rel``), which may exceed those in the ranking when some
+    were never retrieved. Returns ``None`` when it is 0 (recall is undefined);
+    raises ``LabError`` when it is smaller than the relevant documents already
+    present in ``grades``.
+
+    >>> recall_at_k([3, 0, 2, 1], k=3, threshold=2, total_relevant=4)   # 2 / 4
+    0.5
+    >>> recall_at_k([0, 0], k=2, threshold=1, total_relevant=0) is None
+    True
+    """
+    grades, k, threshold = _checked(grades, k, threshold)
+    total_relevant = whole_number(total_relevant, "total_relevant", 0)
+    in_ranking = sum(1 for grade in grades if grade >= threshold)
+    if total_relevant < in_ranking:
+        raise LabError(
+            f"total_relevant debe ser al menos {in_ranking}: el ranking ya contiene "
+            f"{in_ranking} documentos relevantes.",
+            field="total_relevant",
+        )
+    if total_relevant == 0:
+        return None
+    return relevant_within_k(grades, k, threshold) / total_relevant
+
+
+def mrr_at_k(grades, k: int, threshold: int) -> float:
+    """Reciprocal rank at k: ``1 / rank`` of the first relevant document within ``k``, else 0.
+
+    ``RR@k = 1 / min{i <= k : grade_i >= threshold}`` (0 if there is none).
+    Averaged over queries it is MRR (Voorhees, "The TREC-8 Question Answering
+    Track Report", 1999). Only the first hit counts: what follows it is ignored.
+
+    >>> mrr_at_k([0, 0, 2, 3], k=5, threshold=2)   # 1 / 3
+    0.3333333333333333
+    >>> mrr_at_k([0, 0, 2, 3], k=2, threshold=2)   # first hit below k
+    0.0
+    """
+    grades, k, threshold = _checked(grades, k, threshold)
+    for rank, grade in enumerate(grades[:k], start=1):
+        if grade >= threshold:
+            return 1 / rank
+    return 0.0
+
+
+def dcg_at_k(grades, k: int) -> float:
+    """Discounted cumulative gain with exponential gain.
+
+    ``DCG@k = sum_{i=1..k} (2**grade_i - 1) / log2(i + 1)``, summed with
+    ``math.fsum`` (Järvelin & Kekäläinen 2002; gain of Burges et al. 2005).
+
+    >>> dcg_at_k([3, 0, 2], k=3) == 7 / math.log2(2) + 3 / math.log2(4)
+    True
+    """
+    grades = grade_list(grades)
+    k = whole_number(k, "k", 1)
+    return math.fsum((2**grade - 1) / math.log2(rank + 1) for rank, grade in enumerate(grades[:k], start=1))
+
+
+def ndcg_at_k(grades, k: int, judgments=None) -> float | None:
+    """Normalised DCG: ``DCG@k / IDCG@k``, in [0, 1].
+
+    ``IDCG@k`` is the DCG of ``judgments`` (every judged grade of the query;
+    default: ``grades``) sorted in descending order and cut at ``k``. The
+    graded documents of the ranking must be among the judgments. Returns
+    ``None`` when ``IDCG@k`` is 0 (no positive grade). The relevance threshold
+    plays no part.
+
+    >>> ndcg_at_k([3, 2, 0], k=3)                  # already ideal
+    1.0
+    >>> ndcg_at_k([0, 3], k=2) == (7 / math.log2(3)) / (7 / math.log2(2))
+    True
+    >>> ndcg_at_k([0, 0], k=2) is None
+    True
+    """
+    grades = grade_list(grades)
+    k = whole_number(k, "k", 1)
+    judgments = grades if judgments is None else grade_list(judgments, "judgments")
+    if judgments is not grades:
+        missing = Counter(g for g in grades if g > 0) - Counter(g for g in judgments if g > 0)
+        if missing:
+            raise LabError(
+                "judgments debe incluir el grado de cada documento relevante del ranking.",
+                field="judgments",
+            )
+    ideal = dcg_at_k(sorted(judgments, reverse=True), k)
+    if ideal == 0:
+        return None
+    return dcg_at_k(grades, k) / ideal

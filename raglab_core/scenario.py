@@ -1,0 +1,100 @@
+"""The lab's synthetic scenario: a visible ranking plus the default state of the controls.
+
+A scenario is plain JSON data (``site_src/data/scenario.json``)::
+
+    {"query": str,
+     "grade_labels": [str, str, str, str],          # names of grades 0..3
+     "documents": [{"id": str, "title": str, "grade": 0..3,
+                    "first_stage_score": number, "reranker_score": number}, ...],
+     "defaults": {"k": .., "umbral": .., "rerank": .., "total": ..,
+                  "docs": .., "tokens_doc": .., "chunk": .., "solape": ..}}
+
+``documents`` are listed in first-stage order, so their first-stage scores
+must not increase. The defaults are checked by the same rules as the form
+(:mod:`raglab_core.lab`), by the caller.
+"""
+
+import math
+import re
+
+from .errors import LabError
+
+MAX_GRADE = 3
+MAX_DOCUMENTS = 50
+CONTROL_NAMES = ("k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape")
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _fail(message: str, where: str):
+    raise LabError(message, field=f"scenario.{where}")
+
+
+def _number(value, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        _fail("Debe ser un número finito.", where)
+    return float(value)
+
+
+def _text(value, where: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        _fail("Debe ser un texto no vacío.", where)
+    return value
+
+
+def validate_scenario(scenario) -> dict:
+    """Check a scenario's shape and return it unchanged; raise ``LabError`` on the first problem.
+
+    ``LabError.field`` is the path of the bad value, e.g.
+    ``"scenario.documents[3].grade"``.
+
+    >>> validate_scenario({"query": "q", "grade_labels": ["a", "b", "c", "d"],
+    ...     "documents": [{"id": "d1", "title": "t", "grade": 4,
+    ...                    "first_stage_score": 1, "reranker_score": 0}],
+    ...     "defaults": {}})
+    Traceback (most recent call last):
+      ...
+    raglab_core.errors.LabError: Debe ser un entero entre 0 y 3.
+    """
+    if not isinstance(scenario, dict):
+        _fail("El escenario debe ser un objeto JSON.", "")
+    _text(scenario.get("query"), "query")
+    labels = scenario.get("grade_labels")
+    if not isinstance(labels, list) or len(labels) != MAX_GRADE + 1:
+        _fail(f"Debe ser una lista de {MAX_GRADE + 1} nombres, uno por grado.", "grade_labels")
+    for i, label in enumerate(labels):
+        _text(label, f"grade_labels[{i}]")
+    documents = scenario.get("documents")
+    if not isinstance(documents, list) or not 1 <= len(documents) <= MAX_DOCUMENTS:
+        _fail(f"Debe ser una lista de 1 a {MAX_DOCUMENTS} documentos.", "documents")
+    seen = set()
+    previous_score = math.inf
+    for i, doc in enumerate(documents):
+        where = f"documents[{i}]"
+        if not isinstance(doc, dict):
+            _fail("Cada documento debe ser un objeto.", where)
+        doc_id = doc.get("id")
+        if not isinstance(doc_id, str) or not _ID.fullmatch(doc_id):
+            _fail("Debe ser un identificador de 1 a 32 letras, cifras, «-» o «_».", f"{where}.id")
+        if doc_id in seen:
+            _fail(f"El identificador «{doc_id}» está repetido.", f"{where}.id")
+        seen.add(doc_id)
+        _text(doc.get("title"), f"{where}.title")
+        grade = doc.get("grade")
+        if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= MAX_GRADE:
+            _fail(f"Debe ser un entero entre 0 y {MAX_GRADE}.", f"{where}.grade")
+        score = _number(doc.get("first_stage_score"), f"{where}.first_stage_score")
+        if score > previous_score:
+            _fail(
+                "Los documentos deben estar en el orden de la primera etapa: "
+                "su puntuación no puede superar a la del anterior.",
+                f"{where}.first_stage_score",
+            )
+        previous_score = score
+        _number(doc.get("reranker_score"), f"{where}.reranker_score")
+    defaults = scenario.get("defaults")
+    if not isinstance(defaults, dict):
+        _fail("Debe ser un objeto con el valor inicial de cada control.", "defaults")
+    missing = [name for name in CONTROL_NAMES if name not in defaults]
+    if missing:
+        _fail(f"Faltan valores iniciales: {', '.join(missing)}.", "defaults")
+    return scenario
