@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""Build the Laboratorio de recuperación RAG from site_src/ into dist/.
+
+    python build.py [build] [--out DIR]        build (default: dist/)
+    python build.py serve [--port 8000]        build, serve on 127.0.0.1, rebuild on changes
+
+Stages, in reading order (see ``make_site``): read the sources, validate them,
+compute the default view with ``raglab_core``, render, then write everything
+at once into a fresh directory that replaces the old one only when the build
+has succeeded. Every error names the file (and line, where there is one) and
+exits non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import traceback
+import xml.etree.ElementTree as etree
+from pathlib import Path, PurePosixPath
+
+import jinja2
+import markdown
+import yaml
+from latex2mathml.converter import convert as latex_to_mathml
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+
+ROOT = Path(__file__).resolve().parent
+SRC = ROOT / "site_src"
+PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
+# What the page loads from the pyodide package (the rest of it is never requested).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# Fixed zip timestamps make the wheel, and so dist/, byte-identical across builds.
+SOURCE_DATE_EPOCH = "315532800"
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'none'"
+)
+
+sys.path.insert(0, str(ROOT))
+from raglab_core import LabError  # noqa: E402
+from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
+
+
+class BuildError(Exception):
+    """A problem in the sources; ``str()`` is ``path:line: message``."""
+
+    def __init__(self, path: Path | str, message: str, line: int | None = None):
+        self.path, self.message, self.line = Path(path), message, line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        try:
+            shown = self.path.resolve().relative_to(ROOT)
+        except ValueError:
+            shown = self.path
+        where = f"{shown}:{self.line}" if self.line else f"{shown}"
+        return f"{where}: {self.message}"
+
+
+# --- reading the sources ------------------------------------------------------------------
+
+
+def read_yaml(path: Path, text: str, first_line: int = 1):
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = first_line + mark.line if mark else None
+        raise BuildError(path, f"invalid YAML: {getattr(error, 'problem', None) or error}", line) from None
+
+
+def read_config(path: Path) -> dict:
+    config = read_yaml(path, read_text(path))
+    if not isinstance(config, dict):
+        raise BuildError(path, "expected a mapping of settings")
+    for key in ("site_name", "locale", "sources", "related"):
+        if key not in config:
+            raise BuildError(path, f"missing setting '{key}'")
+    return config
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BuildError(path, "file not found") from None
+    except UnicodeDecodeError as error:
+        raise BuildError(path, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+
+
+PAGE_KEYS = ("title", "description", "keywords", "eyebrow", "headline", "lead", "cards")
+
+
+def read_page(path: Path) -> dict:
+    """Split YAML front matter from the Markdown body and render the body to HTML."""
+    text = read_text(path)
+    match = re.match(r"---\n(.*?)\n---\n", text, re.S)
+    if not match:
+        raise BuildError(path, "expected YAML front matter between '---' lines at the top", 1)
+    meta = read_yaml(path, match.group(1), first_line=2)
+    if not isinstance(meta, dict):
+        raise BuildError(path, "front matter must be a mapping of keys to values", 2)
+    missing = [key for key in PAGE_KEYS if key not in meta]
+    if missing:
+        raise BuildError(path, f"front matter is missing: {', '.join(missing)}", 2)
+    meta.setdefault("hide", [])
+    body_line = text[: match.end()].count("\n") + 1
+    try:
+        meta["body"] = render_markdown(text[match.end():])
+    except MathError as error:
+        raise BuildError(path, str(error), body_line) from None
+    return meta
+
+
+def read_scenario(path: Path) -> dict:
+    try:
+        scenario = json.loads(read_text(path))
+    except json.JSONDecodeError as error:
+        raise BuildError(path, f"invalid JSON: {error.msg} (column {error.colno})", error.lineno) from None
+    try:
+        check_defaults(scenario)  # validates the scenario, then its defaults against the form's rules
+    except LabError as error:
+        raise BuildError(path, f"invalid scenario at {error.field}: {error}") from None
+    return scenario
+
+
+# --- Markdown with LaTeX formulas rendered to MathML at build time ------------------------
+
+
+class MathError(ValueError):
+    pass
+
+
+def mathml(latex: str, display: str) -> str:
+    try:
+        return latex_to_mathml(latex, display=display)
+    except Exception as error:  # latex2mathml raises assorted exception types
+        raise MathError(f"cannot convert formula ${latex}$ to MathML: {error}") from None
+
+
+class DisplayMath(Preprocessor):
+    """``$$ … $$`` on its own line becomes a MathML block (stashed, so Markdown leaves it alone)."""
+
+    def run(self, lines):
+        out = []
+        for line in lines:
+            match = re.fullmatch(r"\s*\$\$(.+)\$\$\s*", line)
+            if match:
+                html = f'<div class="formula">{mathml(match.group(1).strip(), "block")}</div>'
+                out.append(self.md.htmlStash.store(html))
+            else:
+                out.append(line)
+        return out
+
+
+class InlineMath(InlineProcessor):
+    """``$ … $`` inside a paragraph becomes inline MathML."""
+
+    def handleMatch(self, m, data):
+        element = etree.Element("span", {"class": "math"})
+        element.text = self.md.htmlStash.store(mathml(m.group(1), "inline"))
+        return element, m.start(0), m.end(0)
+
+
+class MathExtension(markdown.Extension):
+    def extendMarkdown(self, md):
+        md.preprocessors.register(DisplayMath(md), "display_math", 27)
+        # Before escapes (180) and emphasis, so "\," and "_" inside formulas stay LaTeX.
+        md.inlinePatterns.register(InlineMath(r"(?<!\\)\$([^$\n]+?)\$", md), "inline_math", 185)
+
+
+def render_markdown(text: str) -> str:
+    return markdown.markdown(text, extensions=["attr_list", MathExtension()], output_format="html")
+
+
+# --- the browser runtime: Pyodide and the core wheel --------------------------------------
+
+
+def read_pyodide() -> tuple[str, dict[str, bytes]]:
+    """The pinned Pyodide version and the files the page loads, from node_modules/."""
+    pinned = json.loads(read_text(ROOT / "package.json"))["dependencies"]["pyodide"]
+    manifest = PYODIDE_DIR / "package.json"
+    if not manifest.exists():
+        raise BuildError(PYODIDE_DIR, "Pyodide is not installed: run `npm ci` (or `make`)")
+    installed = json.loads(read_text(manifest))["version"]
+    if installed != pinned:
+        raise BuildError(manifest, f"Pyodide {installed} is installed but package.json pins {pinned}: run `npm ci`")
+    files = {}
+    for name in PYODIDE_FILES:
+        path = PYODIDE_DIR / name
+        if not path.exists():
+            raise BuildError(path, "missing from the Pyodide package: run `npm ci`")
+        files[name] = path.read_bytes()
+    return installed, files
+
+
+def build_wheel() -> tuple[str, bytes]:
+    """Build raglab_core's wheel with its PEP 517 backend (flit_core), reproducibly."""
+    import flit_core.buildapi as backend
+
+    previous_cwd, previous_epoch = os.getcwd(), os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    try:
+        os.chdir(ROOT)
+        with tempfile.TemporaryDirectory() as tmp:
+            name = backend.build_wheel(tmp)
+            return name, (Path(tmp) / name).read_bytes()
+    finally:
+        os.chdir(previous_cwd)
+        if previous_epoch is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous_epoch
+
+
+# --- assets and rendering -----------------------------------------------------------------
+
+
+def short_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def sri(data: bytes) -> str:
+    return "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode()
+
+
+def hashed_name(name: str, data: bytes) -> str:
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}.{short_hash(data)}.{suffix}" if dot else f"{name}.{short_hash(data)}"
+
+
+def read_static(directory: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(directory).as_posix(): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+class MissingAsset(LookupError):
+    pass
+
+
+def template_environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(SRC / "templates"),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["j2", "html"]),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def template_line(error: BaseException) -> tuple[Path, int | None]:
+    """The template file and line a rendering error came from (Jinja keeps them in the traceback)."""
+    templates = str(SRC / "templates")
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if frame.filename.startswith(templates):
+            return Path(frame.filename), frame.lineno
+    return SRC / "templates", None
+
+
+def render(env: jinja2.Environment, name: str, context: dict) -> str:
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateSyntaxError as error:
+        raise BuildError(error.filename or SRC / "templates" / name, f"template syntax: {error.message}", error.lineno) from None
+    except jinja2.UndefinedError as error:
+        path, line = template_line(error)
+        raise BuildError(path, f"unknown template variable: {error.message}", line) from None
+    except MissingAsset as error:
+        path, line = template_line(error)
+        raise BuildError(path, f"missing asset: {error.args[0]} is not in site_src/static/", line) from None
+
+
+def page_context(page, config, scenario, view, assets, lab_config) -> dict:
+    """The one place that defines what templates may use."""
+    def asset(name: str) -> str:
+        if name not in assets:
+            raise MissingAsset(name)
+        return assets[name]["url"]
+
+    def integrity(name: str) -> str:
+        return assets[name]["integrity"]
+
+    return {
+        "page": page,
+        "config": config,
+        "scenario": scenario,
+        "view": view,
+        "csp": CSP,
+        "asset": asset,
+        "integrity": integrity,
+        "lab_config": lab_config,
+        "ranking_size": len(scenario["documents"]),
+    }
+
+
+# --- the pipeline -------------------------------------------------------------------------
+
+
+def make_site() -> dict[str, bytes]:
+    """Everything dist/ will hold, as {relative path: bytes}. Reads sources, writes nothing."""
+    config = read_config(SRC / "config.yaml")
+    page = read_page(SRC / "content" / "index.md")
+    scenario = read_scenario(SRC / "data" / "scenario.json")
+    view = compute(default_state(scenario))
+    pyodide_version, pyodide_files = read_pyodide()
+    wheel_name, wheel = build_wheel()
+
+    files: dict[str, bytes] = {}
+    pyodide_base = f"pyodide/{pyodide_version}/"
+    for name, data in pyodide_files.items():
+        files[pyodide_base + name] = data
+    wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
+    files[wheel_path] = wheel
+
+    assets = {}
+    for name, data in read_static(SRC / "static").items():
+        url = "assets/" + (name if name.endswith((".svg", ".png", ".ico")) else hashed_name(name, data))
+        files[url] = data
+        assets[name] = {"url": url, "integrity": sri(data)}
+
+    lab_config = {
+        "worker": assets["worker.js"]["url"] if "worker.js" in assets else "",
+        "pyodide": pyodide_base,
+        "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
+        "scenario": scenario,
+    }
+    env = template_environment()
+    context = page_context(page, config, scenario, view, assets, lab_config)
+    files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
+    files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
+    return files
+
+
+def write_atomically(files: dict[str, bytes], out: Path) -> None:
+    """Write ``files`` into a fresh sibling directory, then swap it in for ``out``."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+    try:
+        for relative, data in sorted(files.items()):
+            target = staging / PurePosixPath(relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        os.chmod(staging, 0o755)
+        retired = None
+        if out.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+            os.rename(out, retired / out.name)
+        os.rename(staging, out)
+        if retired:
+            shutil.rmtree(retired, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def build(out: Path) -> dict[str, bytes]:
+    files = make_site()
+    write_atomically(files, out)
+    return files
+
+
+# --- development server -------------------------------------------------------------------
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".svg": "image/svg+xml",
+    "": "application/octet-stream",
+}
+
+
+def serve(out: Path, port: int) -> None:
+    """Serve ``out`` on 127.0.0.1:``port`` and rebuild when site_src/ or raglab_core/ change."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(SimpleHTTPRequestHandler):
+        extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+        def end_headers(self):
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            super().end_headers()
+
+        def log_message(self, format, *args):  # quiet: one line per rebuild is enough
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(out)))
+    threading.Thread(target=watch_and_rebuild, args=(out,), daemon=True).start()
+    print(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+def watch_and_rebuild(out: Path) -> None:
+    """Rebuild in a fresh process, so edits to raglab_core reach the server-side render too."""
+    import subprocess
+
+    import watchfiles
+
+    for changes in watchfiles.watch(SRC, ROOT / "raglab_core"):
+        names = ", ".join(sorted({Path(path).name for _, path in changes}))
+        result = subprocess.run([sys.executable, __file__, "build", "--out", str(out)], capture_output=True, text=True)
+        if result.returncode:
+            print(f"rebuild failed ({names}): {result.stderr.strip()}; still serving the last good build", file=sys.stderr)
+        else:
+            print(f"rebuilt after changes in {names}")
+
+
+# --- command line -------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="build.py", description="Build the Laboratorio de recuperación RAG.")
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve"])
+    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output directory (default: dist/)")
+    parser.add_argument("--port", type=int, default=8000, help="port for serve (default: 8000)")
+    args = parser.parse_args(argv)
+    try:
+        files = build(args.out)
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    size = sum(len(data) for data in files.values())
+    print(f"built {args.out} ({len(files)} files, {size / 1e6:.1f} MB)")
+    if args.command == "serve":
+        serve(args.out, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+/* lab.js — carries the form's state to the Python worker and writes the returned view into the page.
+ *
+ * No metric logic lives here: raglab_core.compute, running under Pyodide in worker.js, parses every
+ * value and produces every number and sentence. This file only reads what the user typed, keeps the
+ * URL in step, and copies the view into [data-output], [data-error-for] and the ranking.
+ */
+(() => {
+  "use strict";
+
+  const NAMES = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape"];
+  const ANNOUNCE_DELAY_MS = 900;
+  const root = document.documentElement;
+  const config = JSON.parse(document.getElementById("lab-config").textContent);
+  const documents = config.scenario.documents;
+
+  const controls = {};
+  const defaults = {};
+  for (const name of NAMES) {
+    controls[name] = document.querySelector(`[name="${name}"]`);
+    defaults[name] = controls[name].defaultValue;
+  }
+  const defaultGrades = documents.map((doc) => String(doc.grade)).join(",");
+  const ranking = document.querySelector('[data-output="ranking"]');
+  const rows = {};
+  const gradeSelects = {};
+  for (const doc of documents) {
+    rows[doc.id] = ranking.querySelector(`[data-doc="${doc.id}"]`);
+    gradeSelects[doc.id] = ranking.querySelector(`[data-grade-for="${doc.id}"]`);
+  }
+  const statusBox = document.querySelector("[data-status]");
+  const statusText = statusBox.querySelector("[data-status-text]");
+  const statusProgress = statusBox.querySelector("[data-status-progress]");
+  const liveRegion = document.querySelector("[data-announce]");
+
+  // What the user asked for, by name, exactly as typed or as found in the URL: Python judges it.
+  const raw = { ...defaults };
+
+  function readUrl() {
+    const params = new URLSearchParams(location.search);
+    let differs = false;
+    for (const name of NAMES) {
+      if (!params.has(name)) continue;
+      raw[name] = params.get(name);
+      controls[name].value = raw[name]; // a range input clamps what it cannot hold; raw keeps it
+      echo(name);
+      differs = differs || raw[name] !== defaults[name];
+    }
+    if (params.has("grades")) {
+      raw.grades = params.get("grades");
+      differs = differs || raw.grades !== defaultGrades;
+    }
+    if (differs) root.dataset.pending = "true";
+  }
+
+  function writeUrl() {
+    const params = new URLSearchParams();
+    for (const name of NAMES) {
+      if (raw[name] !== defaults[name]) params.set(name, raw[name]);
+    }
+    if (raw.grades !== undefined && raw.grades !== defaultGrades) params.set("grades", raw.grades);
+    const query = params.toString();
+    history.replaceState(null, "", (query ? `?${query}` : location.pathname) + location.hash);
+  }
+
+  function echo(name) {
+    const shown = document.querySelector(`[data-echo="${name}"]`);
+    if (shown) shown.textContent = controls[name].value;
+    const companion = document.querySelector(`[data-companion-for="${name}"]`);
+    if (companion) companion.value = controls[name].value;
+  }
+
+  function state() {
+    const current = { scenario: config.scenario };
+    for (const name of NAMES) current[name] = raw[name];
+    if (raw.grades !== undefined) current.grades = raw.grades;
+    return current;
+  }
+
+  // --- the worker: one request in flight, and only the latest state waits behind it ---------
+
+  let worker = null;
+  let ready = false;
+  let busy = false;
+  let queued = false;
+  let lastAnnounced = {};
+  let announceTimer = 0;
+
+  function request() {
+    if (!worker || !ready) return; // sent as soon as Python is ready
+    if (busy) {
+      queued = true;
+      return;
+    }
+    busy = true;
+    queued = false;
+    worker.postMessage({ type: "compute", state: state() });
+  }
+
+  function changed() {
+    writeUrl();
+    request();
+  }
+
+  function onMessage(event) {
+    const message = event.data;
+    if (message.type === "progress") {
+      setStatus("loading", message.text, message.fraction);
+    } else if (message.type === "ready") {
+      ready = true;
+      request();
+    } else if (message.type === "view") {
+      busy = false;
+      applyView(message.view);
+      if (root.dataset.ready !== "true") {
+        root.dataset.ready = "true";
+        delete root.dataset.pending;
+        setStatus("ready", "Python está listo: los valores se recalculan en tu navegador.");
+      }
+      if (queued) request();
+    } else if (message.type === "error") {
+      busy = false;
+      fail(message.text, message.detail);
+    }
+  }
+
+  function fail(text, detail) {
+    console.error("raglab:", detail || text);
+    setStatus("error", text);
+    if (root.dataset.pending === "true") root.dataset.pending = "stale";
+  }
+
+  function setStatus(kind, text, fraction) {
+    statusBox.dataset.status = kind;
+    statusText.textContent = text;
+    if (typeof fraction === "number") statusProgress.value = fraction;
+  }
+
+  // --- writing the view ----------------------------------------------------------------------
+
+  function applyView(view) {
+    for (const [name, control] of Object.entries(view.controls)) {
+      const error = control.error || "";
+      for (const box of document.querySelectorAll(`[data-error-for="${name}"]`)) box.textContent = error;
+      const input = controls[name];
+      if (!input) continue;
+      if (error) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    for (const [name, output] of Object.entries(view.outputs)) {
+      for (const node of document.querySelectorAll(`[data-output="${name}"]`)) {
+        node.textContent = output.text;
+        if (node.hasAttribute("data-value")) node.dataset.value = output.raw;
+      }
+      const note = document.querySelector(`[data-note-for="${name}"]`);
+      if (note) note.textContent = output.note || "";
+    }
+    applyRanking(view.ranking);
+    scheduleAnnouncement(view.announcements);
+  }
+
+  function applyRanking(viewRows) {
+    for (const row of viewRows) {
+      const item = rows[row.id];
+      item.dataset.grade = String(row.grade);
+      item.dataset.inK = String(row.in_k);
+      item.dataset.reranked = String(row.reranked);
+      item.dataset.relevant = String(row.relevant);
+      for (const field of item.querySelectorAll("[data-field]")) field.textContent = String(row[field.dataset.field]);
+      const select = gradeSelects[row.id];
+      if (select.value !== String(row.grade)) select.value = String(row.grade);
+    }
+    const order = viewRows.map((row) => row.id);
+    const shown = Array.from(ranking.children, (item) => item.dataset.doc);
+    if (order.join() !== shown.join()) {
+      const focused = document.activeElement;
+      for (const id of order) ranking.appendChild(rows[id]);
+      if (focused instanceof HTMLElement && document.activeElement !== focused) focused.focus();
+    }
+  }
+
+  // Polite, debounced: a drag across a slider yields one announcement, of the panel that changed.
+  function scheduleAnnouncement(announcements) {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => {
+      const changedPanels = Object.keys(announcements).filter((key) => announcements[key] !== lastAnnounced[key]);
+      if (Object.keys(lastAnnounced).length && changedPanels.length) {
+        liveRegion.textContent = changedPanels.map((key) => announcements[key]).join(" ");
+      }
+      lastAnnounced = { ...announcements };
+    }, ANNOUNCE_DELAY_MS);
+  }
+
+  // --- wiring --------------------------------------------------------------------------------
+
+  for (const name of NAMES) {
+    controls[name].addEventListener("input", () => {
+      raw[name] = controls[name].value;
+      echo(name);
+      changed();
+    });
+  }
+  for (const companion of document.querySelectorAll("[data-companion-for]")) {
+    companion.addEventListener("input", () => {
+      const name = companion.dataset.companionFor;
+      controls[name].value = companion.value;
+      raw[name] = companion.value;
+      echo(name);
+      changed();
+    });
+  }
+  for (const doc of documents) {
+    gradeSelects[doc.id].addEventListener("change", () => {
+      raw.grades = documents.map((d) => gradeSelects[d.id].value).join(",");
+      changed();
+    });
+  }
+
+  function startWorker() {
+    if (location.protocol === "file:") {
+      setStatus(
+        "error",
+        "Abriste el archivo directamente: ves el estado inicial calculado al publicar la página. " +
+          "Para mover los controles, sírvela desde un servidor web (por ejemplo, «make serve» " +
+          "o «python3 -m http.server» en la carpeta dist/) y abre su dirección http://."
+      );
+      return;
+    }
+    if (!("Worker" in window) || !("WebAssembly" in window)) {
+      fail("Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.");
+      return;
+    }
+    try {
+      worker = new Worker(config.worker, { type: "module" });
+    } catch (error) {
+      fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", error);
+      return;
+    }
+    worker.addEventListener("message", onMessage);
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      fail("El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.", event.message);
+    });
+    const absolute = (url) => new URL(url, document.baseURI).href;
+    worker.postMessage({
+      type: "init",
+      pyodide: absolute(config.pyodide),
+      wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
+    });
+  }
+
+  readUrl();
+  writeUrl();
+  startWorker();
+})();
