@@ -114,11 +114,11 @@ def read_page(path: Path) -> dict:
     if missing:
         raise BuildError(path, f"front matter is missing: {', '.join(missing)}", 2)
     meta.setdefault("hide", [])
-    body_line = text[: match.end()].count("\n") + 1
     try:
         meta["body"] = render_markdown(text[match.end():])
     except MathError as error:
-        raise BuildError(path, str(error), body_line) from None
+        line = next((n for n, row in enumerate(text.splitlines(), 1) if error.latex in row), None)
+        raise BuildError(path, str(error), line) from None
     return meta
 
 
@@ -138,14 +138,21 @@ def read_scenario(path: Path) -> dict:
 
 
 class MathError(ValueError):
-    pass
+    def __init__(self, latex: str, reason: str):
+        super().__init__(f"cannot convert formula ${latex}$ to MathML: {reason}")
+        self.latex = latex
 
 
 def mathml(latex: str, display: str) -> str:
+    """MathML for ``latex`` (no xmlns: the HTML parser puts <math> in the MathML namespace)."""
     try:
-        return latex_to_mathml(latex, display=display)
-    except Exception as error:  # latex2mathml raises assorted exception types
-        raise MathError(f"cannot convert formula ${latex}$ to MathML: {error}") from None
+        html = latex_to_mathml(latex, display=display)
+    except Exception as error:  # latex2mathml raises a family of its own exception types
+        raise MathError(latex, str(error) or type(error).__name__) from None
+    unknown = re.search(r">(\\[A-Za-z]+)<", html)
+    if unknown:  # latex2mathml passes unknown commands through as text
+        raise MathError(latex, f"unknown command {unknown.group(1)}")
+    return html.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)
 
 
 class DisplayMath(Preprocessor):
@@ -388,10 +395,9 @@ MIME_TYPES = {
 }
 
 
-def serve(out: Path, port: int) -> None:
-    """Serve ``out`` on 127.0.0.1:``port`` and rebuild when site_src/ or raglab_core/ change."""
+def make_server(directory: Path, port: int = 0):
+    """A threaded HTTP server for ``directory`` on 127.0.0.1 (port 0: any free port), not yet started."""
     import functools
-    import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
     class Handler(SimpleHTTPRequestHandler):
@@ -405,7 +411,14 @@ def serve(out: Path, port: int) -> None:
         def log_message(self, format, *args):  # quiet: one line per rebuild is enough
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(out)))
+    return ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
+
+
+def serve(out: Path, port: int) -> None:
+    """Serve ``out`` on 127.0.0.1:``port`` and rebuild when site_src/ or raglab_core/ change."""
+    import threading
+
+    server = make_server(out, port)
     threading.Thread(target=watch_and_rebuild, args=(out,), daemon=True).start()
     print(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)")
     try:

@@ -1,0 +1,68 @@
+"""Browser fixtures: dist/ built from the current sources, served on a free port, a system Chromium.
+
+Browser tests never skip: without a Chromium they fail with the way to get one.
+"""
+
+import threading
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+
+import build
+from raglab_core import compute
+
+from ..chromium import HOW_TO_GET_ONE, find_chromium
+from ..conftest import load_scenario
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+OUTPUT_NAMES = [
+    "precision", "recall", "mrr", "ndcg", "relevant_in_k",
+    "chunks", "indexed_tokens", "duplicated_tokens", "duplication", "stride",
+]
+TEXT_OUTPUTS = ["metrics_reading", "chunking_reading"]
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build.build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def server(site_dir):
+    httpd = build.make_server(site_dir, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(server):
+    return f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    path = find_chromium()
+    if not path:
+        pytest.fail(HOW_TO_GET_ONE)
+    return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_ARGS}
+
+
+def state_from_url(url: str) -> dict:
+    """The state the page should show for ``url``: the scenario plus the URL's parameters."""
+    return {"scenario": load_scenario(), **dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))}
+
+
+def expected_view(state: dict) -> dict:
+    return compute(state)

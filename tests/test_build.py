@@ -1,0 +1,198 @@
+"""build.py: what dist/ holds, that it equals the core's view, resolves, stays local, is reproducible."""
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+import build
+from raglab_core import compute
+
+from .conftest import ROOT, load_scenario
+
+
+class PageParser(HTMLParser):
+    """Collects what the tests look at: outputs, URL attributes, ids, the lab config."""
+
+    def __init__(self):
+        super().__init__()
+        self.outputs, self.urls, self.ids, self.stack = {}, [], set(), []
+        self.config_text, self._in_config, self._capture = "", False, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        for key in ("href", "src"):
+            if key in attrs:
+                self.urls.append((tag, key, attrs[key]))
+        if attrs.get("id") == "lab-config":
+            self._in_config = True
+        if "data-output" in attrs and tag != "ol":
+            self._capture = attrs["data-output"]
+            self.outputs[self._capture] = {"raw": attrs.get("data-value"), "text": ""}
+
+    def handle_endtag(self, tag):
+        self._in_config = False
+        if tag in ("span", "p"):
+            self._capture = None
+
+    def handle_data(self, data):
+        if self._in_config:
+            self.config_text += data
+        if self._capture:
+            self.outputs[self._capture]["text"] += data
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build") / "dist"
+    build.build(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def parsed(dist):
+    parser = PageParser()
+    parser.feed((dist / "index.html").read_text("utf-8"))
+    return parser
+
+
+def test_dist_holds_what_the_page_needs(dist, parsed):
+    config = json.loads(parsed.config_text)
+    for name in build.PYODIDE_FILES:
+        assert (dist / config["pyodide"] / name).is_file()
+    wheel = (dist / config["wheel"]["url"]).read_bytes()
+    assert hashlib.sha256(wheel).hexdigest() == config["wheel"]["sha256"]
+    assert (dist / config["worker"]).is_file()
+    assert (dist / "_headers").read_text().count("Content-Security-Policy") == 1
+
+
+def test_server_rendered_numbers_equal_compute_of_the_default_state(parsed):
+    view = compute({"scenario": load_scenario()})
+    for name, output in view["outputs"].items():
+        shown = parsed.outputs[name]
+        assert shown["text"].strip() == output["text"], name
+        if shown["raw"] is not None:
+            assert shown["raw"] == output["raw"], name
+    assert {"precision", "recall", "mrr", "ndcg", "duplication", "stride"} <= {
+        name for name, shown in parsed.outputs.items() if shown["raw"]
+    }
+
+
+def test_every_internal_url_resolves_and_nothing_foreign_loads(dist, parsed):
+    for tag, key, url in parsed.urls:
+        parts = urlsplit(url)
+        if tag == "a" and parts.scheme in ("http", "https"):
+            continue  # a link to elsewhere loads nothing until followed
+        assert not parts.scheme and not parts.netloc and not url.startswith("/"), f"<{tag} {key}={url}>"
+        if url.startswith("#"):
+            assert url[1:] in parsed.ids, url
+        else:
+            assert (dist / parts.path).is_file(), url
+    html = (dist / "index.html").read_text("utf-8")
+    assert "http://" not in html  # nothing over plain HTTP, not even a namespace
+
+
+def test_scripts_and_styles_carry_subresource_integrity(dist):
+    html = (dist / "index.html").read_text("utf-8")
+    import re
+
+    for tag in re.findall(r"<(?:script|link rel=\"stylesheet\")[^>]*\bsrc=|<link rel=\"stylesheet\"[^>]*>", html):
+        assert "integrity=" in tag or "src=" in tag
+    for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
+        assert 'integrity="sha384-' in match.group(0)
+
+
+def test_build_is_deterministic(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    build.build(first)
+    build.build(second)
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    for relative in files:
+        assert (first / relative).read_bytes() == (second / relative).read_bytes(), relative
+
+
+def test_formulas_are_mathml_and_the_method_is_there(parsed, dist):
+    html = (dist / "index.html").read_text("utf-8")
+    assert html.count("<math") >= 8
+    assert "$" not in html.split('id="metodo"')[1].split("</article>")[0]
+    for heading in ("metodo-preguntas", "metodo-reranking", "metodo-chunking", "metodo-juicios", "fuentes"):
+        assert heading in parsed.ids
+
+
+# --- bad sources: a clear message naming the file, exit 1, the previous dist/ untouched ---------------
+
+
+@pytest.fixture
+def sources(tmp_path, monkeypatch):
+    copy = tmp_path / "site_src"
+    shutil.copytree(build.SRC, copy)
+    monkeypatch.setattr(build, "SRC", copy)
+    return copy
+
+
+def edit(path: Path, old: str, new: str):
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+BAD_SOURCES = {
+    "front matter": (lambda s: edit(s / "content/index.md", "hide:\n", "hide: [\n"), "content/index.md:"),
+    "no front matter": (lambda s: edit(s / "content/index.md", "---\n", ""), "content/index.md:1: expected YAML front matter"),
+    "unknown variable": (
+        lambda s: edit(s / "templates/page.html.j2", "{{ page.eyebrow }}", "{{ page.eyebrowz }}"),
+        "templates/page.html.j2:",
+    ),
+    "missing asset": (lambda s: (s / "static/lab.css").unlink(), "missing asset: lab.css"),
+    "invalid scenario": (
+        lambda s: edit(s / "data/scenario.json", '"grade": 3', '"grade": 7'),
+        "data/scenario.json: invalid scenario at scenario.documents[3].grade",
+    ),
+    "broken JSON": (lambda s: edit(s / "data/scenario.json", '"query"', "query"), "data/scenario.json:2: invalid JSON"),
+    "invalid default": (
+        lambda s: edit(s / "data/scenario.json", '"solape": 64', '"solape": 900'),
+        "scenario.defaults.solape",
+    ),
+    "bad formula": (lambda s: edit(s / "content/index.md", r"\frac{\text{rel}_k}{k}", r"\frac{\nosuchcmd_k}{k}"),
+                    "content/index.md:36: cannot convert formula"),
+    "unbalanced formula": (lambda s: edit(s / "content/index.md", r"\right\rceil", ""), "ExtraLeftOrMissingRightError"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_SOURCES, ids=list(BAD_SOURCES))
+def test_bad_sources_fail_naming_the_file_and_keep_the_old_dist(case, sources, tmp_path, capsys):
+    out = tmp_path / "dist"
+    assert build.main(["--out", str(out)]) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    break_it, message = BAD_SOURCES[case]
+    break_it(sources)
+    capsys.readouterr()
+    assert build.main(["--out", str(out)]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and message in error, error
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert [p.name for p in out.parent.iterdir() if p.name.startswith(".dist")] == []
+
+
+def test_missing_pyodide_says_to_run_npm_ci(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(build, "PYODIDE_DIR", tmp_path / "nowhere")
+    assert build.main(["--out", str(tmp_path / "dist")]) == 1
+    assert "run `npm ci` (or `make`)" in capsys.readouterr().err
+
+
+def test_cli_exit_code_and_message(tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "build", "--out", str(tmp_path / "dist")],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"built {tmp_path / 'dist'}")
