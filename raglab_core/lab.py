@@ -283,7 +283,8 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
     """One row per document in displayed order, with the flags the page highlights.
 
     ``rank`` and ``first_stage_rank`` are 1-based; ``movement`` is
-    ``first_stage_rank - rank`` (positive: moved up).
+    ``first_stage_rank - rank`` (positive: moved up); ``flags_label`` says in
+    words what the page shows with colour (for screen readers).
     """
     documents, labels = scenario["documents"], scenario["grade_labels"]
     k, threshold, depth = values["k"], values["umbral"], values["rerank"]
@@ -293,6 +294,14 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
         reranked = depth is not None and rank <= depth
         movement = index + 1 - rank
         arrow, movement_label = _movement(movement, reranked)
+        in_k = k is not None and rank <= k
+        relevant = threshold is not None and grade >= threshold
+        flags = [
+            f"dentro del top-{k}" if in_k else "fuera del top-k",
+            "relevante" if relevant else "no relevante con este umbral",
+        ]
+        if reranked:
+            flags.append("en el prefijo reordenado")
         rows.append(
             {
                 "id": doc["id"],
@@ -304,9 +313,10 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
                 "movement": movement,
                 "movement_text": arrow,
                 "movement_label": movement_label,
-                "in_k": k is not None and rank <= k,
-                "relevant": threshold is not None and grade >= threshold,
+                "in_k": in_k,
+                "relevant": relevant,
                 "reranked": reranked,
+                "flags_label": ", ".join(flags),
                 "first_stage_score": decimal(doc["first_stage_score"], 2),
                 "reranker_score": decimal(doc["reranker_score"], 2),
             }

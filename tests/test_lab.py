@@ -147,6 +147,8 @@ def test_ranking_rows_flags_and_movement(scenario):
     assert (d04["first_stage_rank"], d04["movement"], d04["movement_text"]) == (4, 3, "▲3")
     assert rows[4]["movement_text"] == "▼4" and rows[4]["movement_label"] == "baja 4 puestos tras el reranking"
     assert rows[6]["movement_text"] == "" and "fuera del prefijo" in rows[6]["movement_label"]
+    assert d04["flags_label"] == "dentro del top-5, relevante, en el prefijo reordenado"
+    assert rows[6]["flags_label"] == "fuera del top-k, relevante"
 
 
 def test_depth_zero_is_first_stage_order(scenario):
