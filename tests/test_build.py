@@ -196,3 +196,59 @@ def test_cli_exit_code_and_message(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith(f"built {tmp_path / 'dist'}")
+
+
+def test_dev_server_mime_types(dist):
+    import threading
+    import urllib.request
+
+    httpd = build.make_server(dist, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    try:
+        version = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+        for path, mime in [
+            ("index.html", "text/html"),
+            (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm"),
+            (f"pyodide/{version}/pyodide.mjs", "text/javascript"),
+            (f"pyodide/{version}/pyodide-lock.json", "application/json"),
+        ]:
+            with urllib.request.urlopen(base + path) as response:
+                assert response.headers["Content-Type"].split(";")[0] == mime, path
+                assert response.headers["X-Content-Type-Options"] == "nosniff"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_serve_rebuilds_when_a_source_changes(tmp_path):
+    """`build.py serve` rebuilds after a change under site_src/ (here: touching the scenario)."""
+    import os
+    import time
+
+    out = tmp_path / "dist"
+    process = subprocess.Popen(
+        [sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("serving"):
+                break
+        assert "http://127.0.0.1:" in lines[-1]
+        first = (out / "index.html").stat().st_ino
+        time.sleep(0.5)  # let the watcher start
+        scenario = build.SRC / "data" / "scenario.json"
+        os.utime(scenario)
+        deadline = time.time() + 30
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("rebuilt") or time.time() > deadline:
+                break
+        assert lines[-1].startswith("rebuilt after changes in scenario.json"), lines
+        assert (out / "index.html").stat().st_ino != first
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -194,3 +194,16 @@ def test_no_request_leaves_the_origin(page, base_url):
     lab.press("k", "ArrowRight")
     lab.expect_matches_core()
     assert requests and all(url.startswith(base_url) for url in requests), requests
+
+
+def test_opened_from_disk_it_shows_the_server_render_and_how_to_serve_it(page, site_dir):
+    page.goto((site_dir / "index.html").as_uri())
+    note = page.locator(".file-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("sirve la carpeta con un servidor web")
+    view = compute({"scenario": load_scenario()})
+    expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
+
+
+def test_served_page_hides_the_file_note(lab):
+    expect(lab.page.locator(".file-note")).to_be_hidden()
