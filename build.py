@@ -163,7 +163,11 @@ class DisplayMath(Preprocessor):
         for line in lines:
             match = re.fullmatch(r"\s*\$\$(.+)\$\$\s*", line)
             if match:
-                html = f'<div class="formula">{mathml(match.group(1).strip(), "block")}</div>'
+                html = (
+                    # Focusable: on a narrow screen a long formula scrolls, and keyboards must reach it.
+                    f'<div class="formula" tabindex="0" role="group" aria-label="Fórmula">'
+                    f'{mathml(match.group(1).strip(), "block")}</div>'
+                )
                 out.append(self.md.htmlStash.store(html))
             else:
                 out.append(line)

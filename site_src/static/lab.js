@@ -82,7 +82,7 @@
   let ready = false;
   let busy = false;
   let queued = false;
-  let lastAnnounced = {};
+  let lastAnnounced = null;
   let announceTimer = 0;
 
   function request() {
@@ -179,13 +179,16 @@
   }
 
   // Polite, debounced: a drag across a slider yields one announcement, of the panel that changed.
+  // The first view (Python ready) only sets the baseline: it matches what the page already shows.
   function scheduleAnnouncement(announcements) {
+    if (lastAnnounced === null) {
+      lastAnnounced = { ...announcements };
+      return;
+    }
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => {
       const changedPanels = Object.keys(announcements).filter((key) => announcements[key] !== lastAnnounced[key]);
-      if (Object.keys(lastAnnounced).length && changedPanels.length) {
-        liveRegion.textContent = changedPanels.map((key) => announcements[key]).join(" ");
-      }
+      if (changedPanels.length) liveRegion.textContent = changedPanels.map((key) => announcements[key]).join(" ");
       lastAnnounced = { ...announcements };
     }, ANNOUNCE_DELAY_MS);
   }

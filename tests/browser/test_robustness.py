@@ -1,0 +1,158 @@
+"""Hostile input, keyboard-only use, accessibility (axe-core) and a strict CSP, in a real Chromium."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from ..conftest import load_scenario
+from .test_lab import Lab
+
+CHUNKING = ("docs", "tokens_doc", "chunk", "solape")
+RANKING = ("k", "umbral", "rerank", "total")
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+# (field, what a user types). Each is typed, checked against compute() and followed by a valid value.
+HOSTILE = [
+    (field, value)
+    for field in ("total", "docs", "tokens_doc", "chunk", "solape")
+    for value in ("", "   ", "-1", "1e309", "NaN", "Infinity", "0x10", "٣", "1,5", "1.5", "10e3",
+                  "12345678901234567890", "abc\n12", "<script>alert(1)</script>")
+] + [
+    ("solape", "512"), ("solape", "9999"), ("chunk", "0"), ("chunk", "64"),   # overlap ≥ chunk
+    ("total", "4"), ("total", "0"),                                            # total < relevant found
+    ("docs", "0"), ("tokens_doc", "0"), ("solape", "0"), ("docs", " 7 "),      # valid edge values
+    ("docs", "<img src=x onerror=alert(1)>"), ("total", "９"),
+]
+VALID = {"total": "9", "docs": "1000", "tokens_doc": "700", "chunk": "256", "solape": "32"}
+
+
+@pytest.fixture(scope="module")
+def hostile_lab(browser, base_url):
+    context = browser.new_context()
+    page = context.new_page()
+    lab = Lab(page, base_url)
+    yield lab
+    context.close()
+
+
+def test_at_least_forty_hostile_values():
+    assert len(HOSTILE) >= 40
+
+
+@pytest.mark.parametrize("field, value", HOSTILE, ids=[f"{f}={v!r}" for f, v in HOSTILE])
+def test_hostile_input_gets_a_message_and_breaks_nothing(hostile_lab, field, value):
+    lab = hostile_lab
+    lab.type(field, value)
+    view = lab.expect_matches_core()  # also: no NaN/Infinity/undefined/None/null anywhere in <main>
+    error = view["controls"][field]["error"]
+    if error:
+        expect(lab.page.locator(f'[data-error-for="{field}"]')).to_have_text(error)
+        other = RANKING if field in CHUNKING else CHUNKING[2:]
+        for name in other:  # the other panel keeps working
+            assert view["controls"][name]["error"] is None
+        assert view["outputs"]["precision" if field in CHUNKING else "stride"]["raw"] != ""
+    assert lab.page.locator("main img, main script").count() == 0  # typed text is never HTML
+    lab.type(field, VALID[field])  # and the next valid input works: the worker is alive
+    lab.expect_matches_core()
+    assert lab.errors == []
+
+
+def test_hostile_url_behaves_like_typing(page, base_url):
+    query = "?k=abc&umbral=9&rerank=-2&total=1e309&docs=NaN&tokens_doc=%3Cscript%3E&chunk=0x10&solape=%D9%A3&grades=9,x"
+    lab = Lab(page, base_url, query)
+    view = lab.expect_matches_core()
+    for name in ("k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "grades"):
+        assert view["controls"][name]["error"], name
+        expect(page.locator(f'[data-error-for="{name}"]').first).not_to_be_empty()
+    assert page.locator("main script").count() == 0
+    assert lab.press("k", "ArrowRight")  # a slider moved by the user replaces the URL's text
+    lab.state["umbral"] = lab.press("umbral", "Home")
+    lab.expect_matches_core()
+    assert lab.errors == []
+
+
+def test_keyboard_alone(page, base_url):
+    lab = Lab(page, base_url)
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("Saltar al laboratorio")
+    reached = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        name = page.evaluate("document.activeElement.getAttribute('name') || document.activeElement.dataset.gradeFor || ''")
+        if name:
+            reached.append(name)
+    assert reached[:4] == ["k", "umbral", "rerank", "total"]
+    assert [doc["id"] for doc in load_scenario()["documents"]][:6] == sorted(reached[4:10]) or len(reached) >= 10
+    for name in CHUNKING:
+        assert name in reached
+    lab.control("k").focus()
+    page.keyboard.press("ArrowLeft")
+    lab.state["k"] = "4"
+    lab.control("docs").focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("42")
+    lab.state["docs"] = "42"
+    lab.expect_matches_core()
+    page.locator('[data-grade-for="d05"]').focus()
+    page.keyboard.press("ArrowDown")  # a focused <select> changes value with the arrows
+    grades = [doc["grade"] for doc in load_scenario()["documents"]]
+    grades[4] = 1
+    lab.state["grades"] = ",".join(map(str, grades))
+    lab.expect_matches_core()
+    assert lab.errors == []
+
+
+def test_changes_are_announced_once_after_a_drag(page, base_url):
+    lab = Lab(page, base_url)
+    live = page.locator("[data-announce]")
+    expect(live).to_have_attribute("aria-live", "polite")
+    lab.press("k", "ArrowRight", 4)  # k 5 → 9 in quick succession
+    page.wait_for_timeout(300)
+    expect(live).to_have_text("")  # debounced: nothing yet mid-drag
+    expect(live).to_have_text(lab.expect_matches_core()["announcements"]["metrics"])
+
+
+def axe_violations(page):
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_TAGS}})
+    return results.response["violations"], len(results.response["passes"]) + len(results.response["incomplete"])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violations(browser, base_url, scheme):
+    for width, query in ((1280, ""), (320, ""), (1280, "?solape=900&k=0&total=x")):
+        context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.goto(base_url + query)
+        expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
+        violations, checked = axe_violations(page)
+        assert violations == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in violations]
+        assert checked >= 20
+        context.close()
+
+
+def test_every_control_has_a_visible_label_and_a_description(page, base_url):
+    Lab(page, base_url)
+    for name in RANKING + CHUNKING:
+        control = page.locator(f'[name="{name}"]')
+        control_id = control.get_attribute("id")
+        expect(page.locator(f'label[for="{control_id}"]')).to_be_visible()
+        described = control.get_attribute("aria-describedby").split()
+        assert f"{control_id}-hint" in described and f"{control_id}-error" in described
+        expect(page.locator(f"#{control_id}-hint")).not_to_be_empty()
+
+
+def test_no_csp_violation_during_load_and_use(page, base_url):
+    page.add_init_script(
+        "window.__csp = []; document.addEventListener('securitypolicyviolation',"
+        " e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    lab = Lab(page, base_url)
+    lab.press("k", "End")
+    lab.type("chunk", "128")
+    lab.grade("d09", 2)
+    lab.press("rerank", "End")
+    lab.expect_matches_core()
+    assert page.evaluate("window.__csp") == []
+    assert lab.errors == []
+    csp = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "unsafe-inline" not in csp
