@@ -111,7 +111,7 @@
     } else if (message.type === "view") {
       busy = false;
       applyView(message.view);
-      if (root.dataset.ready !== "true") {
+      if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         root.dataset.ready = "true";
         delete root.dataset.pending;
         setStatus("ready", "Python está listo: los valores se recalculan en tu navegador.");

@@ -1,0 +1,65 @@
+"""Faults while loading or running Python: the server-rendered page stays, one Spanish message says
+what to do, and the detail goes to the console. Faults are injected with Playwright's `route`."""
+
+import pytest
+from playwright.sync_api import expect
+
+from raglab_core import compute
+
+from ..conftest import load_scenario
+
+DEFAULT = compute({"scenario": load_scenario()})
+
+
+def garbage(route):
+    route.fulfill(status=200, body=b"\x00\x01garbage{{ not what you expected", content_type="text/javascript")
+
+
+def not_found(route):
+    route.fulfill(status=404, body=b"not found")
+
+
+def tampered_wheel(route):
+    response = route.fetch()
+    body = bytearray(response.body())
+    body[len(body) // 2] ^= 0xFF
+    route.fulfill(response=response, body=bytes(body))
+
+
+def throwing_worker(route):
+    route.fulfill(status=200, body=b"throw new Error('injected worker failure');", content_type="text/javascript")
+
+
+FAULTS = {
+    "worker 404": ("**/assets/worker.*.js", not_found, "cálculo en segundo plano"),
+    "worker garbage": ("**/assets/worker.*.js", garbage, "cálculo en segundo plano"),
+    "worker throws": ("**/assets/worker.*.js", throwing_worker, "cálculo en segundo plano"),
+    "pyodide.mjs 404": ("**/pyodide.mjs", not_found, "No se pudo descargar o iniciar Python"),
+    "pyodide runtime garbage": ("**/pyodide.asm.mjs", garbage, "No se pudo descargar o iniciar Python"),
+    "wasm 404": ("**/pyodide.asm.wasm", not_found, "No se pudo descargar o iniciar Python"),
+    "wasm garbage": ("**/pyodide.asm.wasm", garbage, "No se pudo descargar o iniciar Python"),
+    "wheel 404": ("**/*.whl", not_found, "No se pudo descargar el núcleo de cálculo"),
+    "wheel tampered": ("**/*.whl", tampered_wheel, "no coincide con el publicado (falla su SHA-256)"),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fault):
+    pattern, handler, message = FAULTS[fault]
+    console = []
+    page.on("console", lambda m: console.append((m.type, m.text)))
+    page.route(pattern, handler)
+    page.goto(base_url + "?k=3")
+    status = page.locator("[data-status]")
+    expect(status).to_have_attribute("data-status", "error", timeout=60_000)
+    expect(status).to_contain_text(message)
+    expect(status).to_contain_text("Recarga la página")
+    expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
+    # The server-rendered numbers stay, never silently different ones.
+    for name in ("precision", "ndcg", "chunks"):
+        expect(page.locator(f'[data-output="{name}"]')).to_have_attribute("data-value", DEFAULT["outputs"][name]["raw"])
+    # They belong to another state than the URL's: still marked as such.
+    expect(page.locator("html")).to_have_attribute("data-pending", "stale")
+    assert any(kind == "error" and "raglab:" in text for kind, text in console), console
+    # Exactly one message: the status box, not a cascade.
+    assert len([t for k, t in console if k == "error" and t.startswith("raglab:")]) == 1
