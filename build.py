@@ -349,11 +349,23 @@ def make_site() -> dict[str, bytes]:
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
         "scenario": scenario,
     }
+    lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     env = template_environment()
     context = page_context(page, config, scenario, view, assets, lab_config)
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
+    files["sw.js"] = render_service_worker(env, files, enabled=lab_config["serviceWorker"])
     return files
+
+
+def render_service_worker(env: jinja2.Environment, files: dict[str, bytes], enabled: bool) -> bytes:
+    """sw.js, versioned by a hash of everything it precaches (so any change makes a new worker)."""
+    precache = ["./"] + sorted(path for path in files if path != "index.html" and not path.startswith("_"))
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
+    context = {"version": digest.hexdigest()[:16], "precache": precache, "enabled": enabled}
+    return render(env, "sw.js.j2", context).encode("utf-8")
 
 
 def write_atomically(files: dict[str, bytes], out: Path) -> None:

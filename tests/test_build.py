@@ -252,3 +252,17 @@ def test_serve_rebuilds_when_a_source_changes(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_service_worker_precaches_everything_and_can_be_disabled(dist, sources, tmp_path):
+    worker = (dist / "sw.js").read_text("utf-8")
+    precache = json.loads(worker.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])
+    shipped = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    assert set(precache) == {"./"} | shipped - {"index.html", "_headers", "sw.js"}
+    assert "raglab-" in worker and "unregister" not in worker
+
+    edit(sources / "config.yaml", "service_worker: true", "service_worker: false")
+    out = tmp_path / "off"
+    build.build(out)
+    assert "self.registration.unregister()" in (out / "sw.js").read_text("utf-8")
+    assert '"serviceWorker": false' in (out / "index.html").read_text("utf-8")

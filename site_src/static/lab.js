@@ -115,6 +115,7 @@
         root.dataset.ready = "true";
         delete root.dataset.pending;
         setStatus("ready", "Python está listo: los valores se recalculan en tu navegador.");
+        registerServiceWorker();
       }
       if (queued) request();
     } else if (message.type === "error") {
@@ -216,6 +217,14 @@
       raw.grades = documents.map((d) => gradeSelects[d.id].value).join(",");
       changed();
     });
+  }
+
+  // Offline after one visit: registered once Python is ready, so it never competes with the boot.
+  let serviceWorkerRegistered = false;
+  function registerServiceWorker() {
+    if (serviceWorkerRegistered || !config.serviceWorker || !("serviceWorker" in navigator)) return;
+    serviceWorkerRegistered = true;
+    navigator.serviceWorker.register("sw.js").catch((error) => console.warn("raglab: service worker", error));
   }
 
   function startWorker() {

@@ -1,0 +1,367 @@
+"""Evaluate a run against qrels, trec_eval-exact, and compare two runs.
+
+Input is plain data: ``qrels`` ``{qid: {docid: rel}}`` and a ``run``
+``{qid: {docid: score}}`` (what :mod:`raglab_core.trec` parses). Four metrics
+at a cut-off ``k``, with a document *relevant* when its judged grade is
+``>= umbral`` (``umbral >= 1``, so a grade ``<= 0`` is never relevant), computed
+by :mod:`raglab_core.metrics`:
+
+========= ====================================================== ==========================
+name      definition                                             trec_eval / ranx
+========= ====================================================== ==========================
+precision relevant in top k / k                                  ``P.k`` / ``precision@k``
+recall    relevant in top k / judged relevant of the query       ``recall.k`` / ``recall@k``
+          (``None`` when the query has none)
+mrr       1 / rank of the first relevant within k, else 0        ``recip_rank`` on the run
+                                                                 cut at k / ``mrr@k``
+ndcg      DCG@k / IDCG@k, discount ``log2(i + 1)``; gain         exponential: ranx
+          ``2**rel - 1`` (``"exponential"``, default) or         ``ndcg_burges@k``; linear:
+          ``rel`` (``"linear"``); ``None`` when IDCG@k is 0      trec_eval ``ndcg_cut.k``
+========= ====================================================== ==========================
+
+Conventions, each checked against trec_eval 9 (through pytrec_eval) and ranx
+in ``tests/test_evaluation.py``:
+
+* **Ranking.** Documents are ordered by score, descending; ties are broken by
+  document id, *descending* in byte (``strcmp``) order, which is what
+  trec_eval does (``form_res_rels.c`` sorts by score then by docno, both
+  descending; verified empirically: of two tied documents ``a`` and ``b``,
+  ``b`` is ranked first). Python compares ``str`` by code point, which orders
+  UTF-8 bytes identically. The run's rank column is ignored, as trec_eval
+  ignores it.
+* **Unjudged documents** are not relevant and have gain 0; so have negative
+  grades (trec_eval's ``ndcg_cut`` adds only positive gains).
+* **IDCG** is the DCG of *all* the query's judgments sorted by grade and cut
+  at k, not only of the retrieved ones (trec_eval's and ranx's convention).
+  The threshold plays no part in nDCG (trec_eval's ``ndcg_cut`` ignores
+  ``-l``).
+* **Which queries.** A query is evaluated when it is in both the run and the
+  qrels, even if all its judgments are non-relevant: trec_eval evaluates it
+  too and reports 0 for all four metrics. Queries only in the run are skipped
+  (trec_eval ignores them). Queries only in the qrels are skipped, unless
+  ``complete=True`` (trec_eval ``-c``, ranx ``make_comparable=True``): then
+  each is evaluated as an empty ranking, so every metric is 0 (or ``None``
+  where undefined).
+* **Means** are arithmetic means over the evaluated queries, an undefined
+  per-query value (``None``) counting as 0, which is how trec_eval and ranx
+  average it (both report 0 for such a query).
+
+References
+----------
+.. [1] NIST, *trec_eval*, https://github.com/usnistgov/trec_eval
+   (``m_P.c``, ``m_recall.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``).
+.. [2] E. Bassani, "ranx: A Blazing-Fast Python Library for Ranking
+   Evaluation and Comparison", ECIR 2022.
+.. [3] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR
+   techniques", ACM TOIS 20(4), 2002.
+.. [4] C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
+.. [5] M. D. Smucker, J. Allan and B. Carterette, "A comparison of statistical
+   significance tests for information retrieval evaluation", CIKM 2007.
+
+>>> qrels = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1}}
+>>> run = {"q1": {"a": 0.5, "b": 0.9, "c": 0.1}, "q3": {"x": 1.0}}
+>>> result = evaluate_run(qrels, run, k=2)
+>>> result.per_query["q1"]                       # ranking b, a: one relevant in 2
+QueryScores(precision=0.5, recall=0.5, mrr=0.5, ndcg=0.52129602861432)
+>>> result.per_query["q1"].ndcg == (3 / math.log2(3)) / (3 / math.log2(2) + 1 / math.log2(3))
+True
+>>> result.not_in_qrels, result.not_in_run
+(('q3',), ('q2',))
+"""
+
+import math
+import random
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from . import metrics
+from .errors import LabError
+from .validate import grade_list, whole_number
+
+GAINS = ("exponential", "linear")
+METRICS = ("precision", "recall", "mrr", "ndcg")
+
+
+class QueryScores(NamedTuple):
+    """The four metrics for one query (``None`` where undefined), or their means."""
+
+    precision: float
+    recall: float | None
+    mrr: float
+    ndcg: float | None
+
+
+@dataclass(frozen=True)
+class RunEvaluation:
+    """One run evaluated against qrels.
+
+    ``per_query`` maps each evaluated query id (sorted) to its
+    :class:`QueryScores`; ``mean`` holds the means (``None`` counted as 0; all
+    zeros when no query was evaluated). ``not_in_qrels``: run queries skipped
+    for lack of judgments; ``not_in_run``: qrels queries the run does not
+    answer (scored as empty rankings when ``complete``).
+    """
+
+    k: int
+    umbral: int
+    gain: str
+    complete: bool
+    per_query: dict
+    mean: QueryScores
+    not_in_qrels: tuple
+    not_in_run: tuple
+
+
+def trec_order(scores, depth=None) -> list:
+    """Document ids ranked as trec_eval ranks them: score descending, then docid descending.
+
+    ``scores`` maps docid -> score; only the first ``depth`` are returned
+    (all when ``None``). Selecting the top ``depth`` first (by the depth-th
+    largest score, ties included) keeps the tuple sort small.
+
+    >>> trec_order({"a": 1.0, "b": 1.0, "c": 2.0})
+    ['c', 'b', 'a']
+    >>> trec_order({"d1": 0.3, "d2": 0.7, "d3": 0.7, "d4": 0.1}, depth=2)
+    ['d3', 'd2']
+    """
+    if depth is not None and depth < len(scores):
+        cutoff = sorted(scores.values())[-depth]  # a C sort of floats beats tuples
+        pairs = [(score, docid) for docid, score in scores.items() if score >= cutoff]
+    else:
+        pairs = [(score, docid) for docid, score in scores.items()]
+    pairs.sort(reverse=True)
+    return [docid for _, docid in pairs[:depth]]
+
+
+def dcg_linear_at_k(grades, k: int) -> float:
+    """DCG with linear gain: ``sum_{i=1..k} grade_i / log2(i + 1)`` (trec_eval's ``ndcg_cut``).
+
+    The exponential-gain version is :func:`raglab_core.metrics.dcg_at_k`.
+
+    >>> dcg_linear_at_k([3, 0, 2], k=3) == 3 / math.log2(2) + 2 / math.log2(4)
+    True
+    """
+    grades = grade_list(grades)
+    k = whole_number(k, "k", 1)
+    return math.fsum(grade / math.log2(rank + 1) for rank, grade in enumerate(grades[:k], start=1))
+
+
+def ndcg_linear_at_k(grades, k: int, judgments) -> float | None:
+    """nDCG@k with linear gain: ``dcg_linear_at_k(grades) / dcg_linear_at_k(ideal)``.
+
+    ``ideal`` is ``judgments`` (every judged grade of the query) sorted
+    descending; ``None`` when its DCG is 0. This is trec_eval's
+    ``ndcg_cut.k``; :func:`raglab_core.metrics.ndcg_at_k` is the exponential
+    (Burges) version.
+
+    >>> ndcg_linear_at_k([0, 3], k=2, judgments=[3, 1]) == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
+    True
+    >>> ndcg_linear_at_k([0], k=1, judgments=[0]) is None
+    True
+    """
+    ideal = dcg_linear_at_k(sorted(grade_list(judgments, "judgments"), reverse=True), k)
+    if ideal == 0:
+        return None
+    return dcg_linear_at_k(grades, k) / ideal
+
+
+def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential") -> QueryScores:
+    """The four metrics of one query.
+
+    ``grades``: the non-negative grades of its ranked documents, rank 1 first
+    (0 for unjudged ones; at least the top ``k``); ``judgments``: every
+    positive judged grade of the query (for IDCG and recall's denominator).
+
+    >>> scores = score_query([0, 2, 1], judgments=[2, 1, 3], k=3, umbral=2)
+    >>> scores.precision, scores.recall, scores.mrr                 # 1/3, 1/2 (grades 2 and 3), 1/2
+    (0.3333333333333333, 0.5, 0.5)
+    >>> scores.ndcg == (3 / math.log2(3) + 1 / math.log2(4)) / (7 + 3 / math.log2(3) + 1 / math.log2(4))
+    True
+    """
+    total_relevant = sum(1 for grade in judgments if grade >= umbral)
+    if gain == "linear":
+        ndcg = ndcg_linear_at_k(grades, k, judgments)
+    else:
+        ndcg = metrics.ndcg_at_k(grades, k, judgments)
+    return QueryScores(
+        metrics.precision_at_k(grades, k, umbral),
+        metrics.recall_at_k(grades, k, umbral, total_relevant),
+        metrics.mrr_at_k(grades, k, umbral),
+        ndcg,
+    )
+
+
+def mean_scores(scores) -> QueryScores:
+    """Per-metric arithmetic means of :class:`QueryScores`, ``None`` counting as 0; zeros if empty.
+
+    >>> mean_scores([QueryScores(0.5, None, 1.0, None), QueryScores(0.0, 1.0, 0.5, 0.5)])
+    QueryScores(precision=0.25, recall=0.5, mrr=0.75, ndcg=0.25)
+    """
+    scores = list(scores)
+    if not scores:
+        return QueryScores(0.0, 0.0, 0.0, 0.0)
+    return QueryScores(*(math.fsum(value or 0.0 for value in column) / len(scores) for column in zip(*scores)))
+
+
+def _check_settings(k, umbral, gain):
+    k = whole_number(k, "k", 1)
+    umbral = whole_number(umbral, "umbral", 1)
+    if gain not in GAINS:
+        raise LabError("La ganancia debe ser «exponential» o «linear».", field="gain")
+    return k, umbral, gain
+
+
+def evaluate_run(qrels, run, k: int = 10, umbral: int = 1, gain: str = "exponential", complete: bool = False):
+    """Evaluate ``run`` against ``qrels``: a :class:`RunEvaluation` (conventions in the module docstring).
+
+    ``LabError`` if ``k < 1``, ``umbral < 1`` or ``gain`` is not one of :data:`GAINS`.
+    """
+    k, umbral, gain = _check_settings(k, umbral, gain)
+    per_query = {}
+    for qid in sorted(qrels.keys() & run.keys() if not complete else qrels.keys()):
+        judged = qrels[qid]
+        ranked = trec_order(run.get(qid, {}), k)
+        grades = [judged.get(docid, 0) for docid in ranked]
+        grades = [grade if grade > 0 else 0 for grade in grades]
+        judgments = [grade for grade in judged.values() if grade > 0]
+        per_query[qid] = score_query(grades, judgments, k, umbral, gain)
+    return RunEvaluation(
+        k=k,
+        umbral=umbral,
+        gain=gain,
+        complete=complete,
+        per_query=per_query,
+        mean=mean_scores(per_query.values()),
+        not_in_qrels=tuple(sorted(run.keys() - qrels.keys())),
+        not_in_run=tuple(sorted(qrels.keys() - run.keys())),
+    )
+
+
+# --- comparing two runs -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """One metric of two runs compared over paired queries.
+
+    ``deltas`` maps qid -> candidate − baseline (``None`` counted as 0);
+    ``wins``/``ties``/``losses`` count queries where the candidate is
+    above/equal to/below the baseline; ``mean_delta`` is the mean of the
+    deltas; ``p_value`` the two-sided paired randomization test's.
+    """
+
+    mean_delta: float
+    wins: int
+    ties: int
+    losses: int
+    p_value: float
+    deltas: dict
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two runs compared: ``queries`` (paired query ids), ``unpaired`` (evaluated for one run only),
+    the test's ``permutations`` and ``seed``, and a :class:`MetricComparison` per name in ``metrics``."""
+
+    queries: tuple
+    unpaired: tuple
+    permutations: int
+    seed: int
+    metrics: dict
+
+
+_EPSILON = 1e-9
+"""Tolerance on the summed deltas: permuted sums within it of the observed one count as "as extreme"."""
+
+
+def randomization_test(deltas, permutations: int = 10_000, seed: int = 42) -> float:
+    """Two-sided p-value of the paired randomization (permutation) test on per-query ``deltas``.
+
+    Fisher's randomization test as described for IR by Smucker et al. [5]_
+    and implemented by ranx's ``fisher_randomization_test``: under the null
+    hypothesis the two runs are exchangeable, so each query's pair of scores
+    is swapped with probability 1/2, i.e. each delta ``d_i`` gets a random sign
+    ``s_i``. With ``T = |sum_i d_i|`` and ``T* = |sum_i s_i d_i|``,
+
+        ``p = #{permutations with T* >= T} / permutations``
+
+    (ranx's definition: no +1 correction; the observed arrangement is not
+    added, it is only drawn by chance). Sums of deltas instead of differences
+    of means give the same test; ``T* >= T - 1e-9`` absorbs rounding so that
+    ties with ``T`` count. Sign vectors come from
+    ``random.Random(seed).getrandbits(n)`` (``n``: the non-zero deltas; a zero
+    delta is the same under either sign), so ``p`` is deterministic for a seed
+    (but not equal to ranx's, whose generator differs). For speed, the
+    deltas are cut into blocks of 8 and every block's 256 subset sums are
+    tabulated: one permutation costs ``n / 8`` look-ups.
+
+    >>> randomization_test([0.0, 0.0, 0.0])          # identical runs
+    1.0
+    >>> randomization_test([0.5] * 30, permutations=1000)   # all 30 signs must agree: p = 2 / 2**30
+    0.0
+    """
+    permutations = whole_number(permutations, "permutations", 1)
+    # A zero delta adds 0 under either sign: dropping it changes no sum and saves work.
+    deltas = [float(delta) for delta in deltas if delta != 0]
+    if not deltas:
+        return 1.0  # every permuted sum is 0 = the observed one
+    observed = abs(math.fsum(deltas))
+    total = sum(deltas)
+    # tables[j][m]: sum of the deltas of block j whose bit is set in m (bit b <-> delta 8j + b).
+    tables = []
+    for start in range(0, len(deltas), 8):
+        table = [0.0]
+        for delta in deltas[start : start + 8]:
+            table += [partial + delta for partial in table]
+        tables.append(table)
+    # Sign +1 for a set bit, -1 otherwise: sum_i s_i d_i = 2 * (sum of set deltas) - total.
+    threshold = observed - _EPSILON
+    n, width = len(deltas), len(tables)
+    draw, lookup = random.Random(seed).getrandbits, list.__getitem__
+    extreme = 0
+    for _ in range(permutations):
+        chosen = draw(n).to_bytes(width, "little")
+        if abs(2.0 * sum(map(lookup, tables, chosen)) - total) >= threshold:
+            extreme += 1
+    return extreme / permutations
+
+
+def compare_runs(baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = 10_000, seed: int = 42):
+    """Compare ``candidate`` with ``baseline`` per query: a :class:`Comparison`.
+
+    Paired tests need pairs: only queries evaluated for both runs are compared
+    (others are listed in ``unpaired``). Evaluate both with ``complete=True``
+    to compare over every qrels query, a missing query scoring 0. Both
+    evaluations must share ``k``, ``umbral`` and ``gain`` (``LabError``
+    otherwise). The same seed gives every metric the same sign vectors, as in
+    ranx.
+
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> first = evaluate_run(qrels, {"q1": {"a": 1.0, "z": 2.0}, "q2": {"b": 1.0}}, k=1)
+    >>> second = evaluate_run(qrels, {"q1": {"a": 3.0, "z": 2.0}, "q2": {"b": 1.0}}, k=1)
+    >>> result = compare_runs(first, second, permutations=1000)
+    >>> mrr = result.metrics["mrr"]
+    >>> mrr.deltas, (mrr.wins, mrr.ties, mrr.losses), mrr.mean_delta, mrr.p_value
+    ({'q1': 1.0, 'q2': 0.0}, (1, 1, 0), 0.5, 1.0)
+    """
+    settings = (baseline.k, baseline.umbral, baseline.gain)
+    if settings != (candidate.k, candidate.umbral, candidate.gain):
+        raise LabError("Las dos evaluaciones deben usar los mismos k, umbral y ganancia.", field=None)
+    queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))
+    unpaired = tuple(sorted(baseline.per_query.keys() ^ candidate.per_query.keys()))
+    compared = {}
+    for index, name in enumerate(METRICS):
+        deltas = {
+            qid: (candidate.per_query[qid][index] or 0.0) - (baseline.per_query[qid][index] or 0.0)
+            for qid in queries
+        }
+        values = list(deltas.values())
+        compared[name] = MetricComparison(
+            mean_delta=math.fsum(values) / len(values) if values else 0.0,
+            wins=sum(1 for delta in values if delta > 0),
+            ties=sum(1 for delta in values if delta == 0),
+            losses=sum(1 for delta in values if delta < 0),
+            p_value=randomization_test(values, permutations, seed),
+            deltas=deltas,
+        )
+    return Comparison(queries=queries, unpaired=unpaired, permutations=permutations, seed=seed, metrics=compared)
