@@ -36,8 +36,14 @@ from markdown.preprocessors import Preprocessor
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "site_src"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
-# What the page loads from the pyodide package (the rest of it is never requested).
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# What the page loads from the pyodide package (the rest of it is never requested). The lock file
+# is not among them: the worker passes Pyodide a minimal lock inline, as the page loads no package.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# A snapshot-booted page needs no standard library archive (every module it uses is in the
+# snapshot's heap), but Pyodide fetches one anyway: give it an empty zip (22 bytes).
+EMPTY_ZIP = b"PK\x05\x06" + bytes(18)
+SNAPSHOT_SCRIPT = ROOT / "snapshot.mjs"
+CACHE = Path(os.environ.get("RAGLAB_CACHE", ROOT / ".cache"))
 # Fixed zip timestamps make the wheel, and so dist/, byte-identical across builds.
 SOURCE_DATE_EPOCH = "315532800"
 CSP = (
@@ -197,8 +203,8 @@ def render_markdown(text: str) -> str:
 # --- the browser runtime: Pyodide and the core wheel --------------------------------------
 
 
-def read_pyodide() -> tuple[str, dict[str, bytes]]:
-    """The pinned Pyodide version and the files the page loads, from node_modules/."""
+def read_pyodide() -> tuple[str, dict[str, bytes], dict]:
+    """The pinned Pyodide version, the files the page loads and the lock file's ``info``."""
     pinned = json.loads(read_text(ROOT / "package.json"))["dependencies"]["pyodide"]
     manifest = PYODIDE_DIR / "package.json"
     if not manifest.exists():
@@ -212,7 +218,8 @@ def read_pyodide() -> tuple[str, dict[str, bytes]]:
         if not path.exists():
             raise BuildError(path, "missing from the Pyodide package: run `npm ci`")
         files[name] = path.read_bytes()
-    return installed, files
+    lock_info = json.loads(read_text(PYODIDE_DIR / "pyodide-lock.json"))["info"]
+    return installed, files, lock_info
 
 
 def build_wheel() -> tuple[str, bytes]:
@@ -232,6 +239,42 @@ def build_wheel() -> tuple[str, bytes]:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
         else:
             os.environ["SOURCE_DATE_EPOCH"] = previous_epoch
+
+
+def make_snapshot(pyodide_files: dict[str, bytes], wheel: bytes) -> bytes:
+    """The gzipped Pyodide memory snapshot with raglab_core imported (see snapshot.mjs).
+
+    Making one takes seconds (Node boots Pyodide), so it is cached under .cache/ (or
+    $RAGLAB_CACHE) by the hashes of everything it depends on: Pyodide's files, the wheel and the
+    script itself. snapshot.mjs makes it reproducibly, so a cache miss gives the same bytes.
+    """
+    key = hashlib.sha256()
+    for name in sorted(pyodide_files):
+        key.update(name.encode() + hashlib.sha256(pyodide_files[name]).digest())
+    key.update(hashlib.sha256(wheel).digest() + hashlib.sha256(SNAPSHOT_SCRIPT.read_bytes()).digest())
+    cached = CACHE / "snapshots" / f"{key.hexdigest()[:24]}.bin.gz"
+    if cached.exists():
+        return cached.read_bytes()
+    node = shutil.which("node")
+    if not node:
+        raise BuildError(SNAPSHOT_SCRIPT, "Node.js (>= 20) is needed to make the Pyodide snapshot: install it, then run `make`")
+    import gzip
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel_path, raw_path = Path(tmp) / "core.whl", Path(tmp) / "snapshot.bin"
+        wheel_path.write_bytes(wheel)
+        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(PYODIDE_DIR), str(wheel_path), str(raw_path)],
+                                capture_output=True, text=True)
+        if result.returncode or not raw_path.exists():
+            detail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+            raise BuildError(SNAPSHOT_SCRIPT, "making the Pyodide snapshot failed: " + " | ".join(detail))
+        compressed = gzip.compress(raw_path.read_bytes(), compresslevel=9, mtime=0)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(".tmp")
+    partial.write_bytes(compressed)
+    os.replace(partial, cached)
+    return compressed
 
 
 # --- assets and rendering -----------------------------------------------------------------
@@ -327,15 +370,19 @@ def make_site() -> dict[str, bytes]:
     page = read_page(SRC / "content" / "index.md")
     scenario = read_scenario(SRC / "data" / "scenario.json")
     view = compute(default_state(scenario))
-    pyodide_version, pyodide_files = read_pyodide()
+    pyodide_version, pyodide_files, lock_info = read_pyodide()
     wheel_name, wheel = build_wheel()
+    snapshot = make_snapshot(pyodide_files, wheel)
 
     files: dict[str, bytes] = {}
     pyodide_base = f"pyodide/{pyodide_version}/"
     for name, data in pyodide_files.items():
         files[pyodide_base + name] = data
+    files[pyodide_base + "empty.zip"] = EMPTY_ZIP
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
+    snapshot_path = f"assets/snapshot.{short_hash(snapshot)}.bin.gz"
+    files[snapshot_path] = snapshot
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
@@ -347,6 +394,8 @@ def make_site() -> dict[str, bytes]:
         "worker": assets["worker.js"]["url"] if "worker.js" in assets else "",
         "pyodide": pyodide_base,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
+        "snapshot": {"url": snapshot_path, "sha256": hashlib.sha256(snapshot).hexdigest()},
+        "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
     }
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))

@@ -55,17 +55,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate a TREC run (and compare a second one) against qrels",
         description="Evaluate RUN (and compare RUN2 with it) against QRELS: P@k, R@k, MRR@k, nDCG@k.",
     )
-    evaluate.add_argument("qrels", metavar="QRELS", help="TREC qrels: qid iter docid rel")
-    evaluate.add_argument("run", metavar="RUN", help="TREC run (qid Q0 docid rank score tag) or JSON {qid: {docid: score}}")
-    evaluate.add_argument("run2", metavar="RUN2", nargs="?", help="a second run, compared with RUN (the baseline)")
-    evaluate.add_argument("--k", type=_at_least(1), default=10, help="cut-off (default 10)")
-    evaluate.add_argument("--umbral", type=_at_least(1), default=1, help="relevant if rel >= umbral (default 1)")
-    evaluate.add_argument("--gain", choices=GAINS, default="exponential", help="nDCG gain: 2^rel-1 or rel (default exponential)")
-    evaluate.add_argument("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
-    evaluate.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    evaluate.add_argument("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")
-    evaluate.add_argument("--permutations", type=_at_least(1), default=10_000, help="randomization test permutations (default 10000)")
-    evaluate.add_argument("--seed", type=int, default=42, help="randomization test seed (default 42)")
+    add = evaluate.add_argument
+    add("qrels", metavar="QRELS", help="TREC qrels: qid iter docid rel")
+    add("run", metavar="RUN", help="TREC run (qid Q0 docid rank score tag) or JSON {qid: {docid: score}}")
+    add("run2", metavar="RUN2", nargs="?", help="a second run, compared with RUN (the baseline)")
+    add("--k", type=_at_least(1), default=10, help="cut-off (default 10)")
+    add("--umbral", type=_at_least(1), default=1, help="relevant if rel >= umbral (default 1)")
+    add("--gain", choices=GAINS, default="exponential", help="nDCG gain: 2^rel-1 or rel (default exponential)")
+    add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
+    add("--json", action="store_true", help="print JSON instead of a table")
+    add("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")
+    add("--permutations", type=_at_least(1), default=10_000, help="randomization test permutations (default 10000)")
+    add("--seed", type=int, default=42, help="randomization test seed (default 42)")
     return parser
 
 
@@ -128,16 +129,18 @@ def build_report(qrels, runs, k, umbral, gain="exponential", complete=False, per
         }
     notes = [note for (name, _), result in zip(runs, evaluations) for note in _skipped(name, result)]
     if len(evaluations) == 2 and comparison.unpaired:
-        notes.append(f"{len(comparison.unpaired)} queries evaluated for only one run are left out of the comparison")
+        unpaired = comparison.unpaired
+        notes.append(f"comparison: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
     return report, notes
 
 
 def _skipped(name, result):
     if result.not_in_qrels:
-        yield f"{name}: {_count(result.not_in_qrels)} not in the qrels skipped ({_sample(result.not_in_qrels)})"
+        yield f"{name}: skipped {_count(result.not_in_qrels)} without judgments ({_sample(result.not_in_qrels)})"
     if result.not_in_run:
-        what = "scored 0 (--complete)" if result.complete else "skipped (--complete scores them 0)"
-        yield f"{name}: {_count(result.not_in_run)} of the qrels missing from the run {what} ({_sample(result.not_in_run)})"
+        done = "scored 0 (--complete)" if result.complete else "skipped (--complete scores them 0)"
+        missing = result.not_in_run
+        yield f"{name}: {_count(missing)} of the qrels not in the run, {done} ({_sample(missing)})"
 
 
 def _count(qids):
@@ -158,12 +161,15 @@ def format_table(report, per_query=False) -> str:
             rows = [[qid, *(_number(scores[name]) for name in METRICS)] for qid, scores in run["per_query"].items()]
             rows.append(["mean", *(_number(run["mean"][name]) for name in METRICS)])
             blocks.append(f"{run['name']}\n" + _align(["query", *labels], rows))
-    rows = [[run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in METRICS)] for run in report["runs"]]
+    rows = [
+        [run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in METRICS)] for run in report["runs"]
+    ]
     blocks.append(_align(["run", "queries", *labels], rows))
     comparison = report["comparison"]
     if comparison:
         title = (
-            f"{comparison['candidate']} - {comparison['baseline']} (baseline) over {comparison['queries']} paired queries;\n"
+            f"{comparison['candidate']} - {comparison['baseline']} (baseline)"
+            f" over {comparison['queries']} paired queries;\n"
             f"{comparison['test']}, {comparison['permutations']} permutations, seed {comparison['seed']}"
         )
         rows = []
@@ -201,7 +207,7 @@ def load(path, parse):
         except TrecFormatError as error:
             return None, error.english()
         except UnicodeDecodeError as error:
-            return None, f"{path}: not UTF-8 text ({error.reason} at byte {error.start} of a block)"
+            return None, f"{path}: not UTF-8 text ({error.reason})"
 
 
 def main(argv=None) -> int:
@@ -216,8 +222,9 @@ def main(argv=None) -> int:
     for path, parse in files:  # read every file, so that all bad ones are reported at once
         try:
             data, error = load(path, parse)
-        except OSError as error:
-            parser.error(f"cannot read {path}: {error.strerror or error}")  # exits with status 2
+        except OSError as failure:  # a path the user mistyped: a usage error
+            print(f"{parser.prog} eval: error: cannot read {path}: {failure.strerror or failure}", file=sys.stderr)
+            return 2
         loaded.append(data)
         if error:
             errors.append(error)
@@ -230,7 +237,10 @@ def main(argv=None) -> int:
     report, notes = build_report(
         qrels, list(zip(names, runs)), args.k, args.umbral, args.gain, args.complete, args.permutations, args.seed
     )
-    output = json.dumps(report, indent=2, allow_nan=False) + "\n" if args.json else format_table(report, args.per_query)
+    if args.json:
+        output = json.dumps(report, indent=2, allow_nan=False) + "\n"
+    else:
+        output = format_table(report, args.per_query)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     sys.stdout.write(output)

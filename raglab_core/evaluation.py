@@ -24,11 +24,13 @@ in ``tests/test_evaluation.py``:
 
 * **Ranking.** Documents are ordered by score, descending; ties are broken by
   document id, *descending* in byte (``strcmp``) order, which is what
-  trec_eval does (``form_res_rels.c`` sorts by score then by docno, both
-  descending; verified empirically: of two tied documents ``a`` and ``b``,
-  ``b`` is ranked first). Python compares ``str`` by code point, which orders
-  UTF-8 bytes identically. The run's rank column is ignored, as trec_eval
-  ignores it.
+  trec_eval does (``comp_sim_docno`` in ``form_res_rels.c``; verified
+  through pytrec_eval: of two tied documents ``a`` and ``b``, ``b`` is ranked
+  first). Python compares ``str`` by code point, which orders UTF-8 bytes
+  identically. Scores are compared in single precision, as trec_eval stores
+  them in a C ``float``: 1.000000001 and 1.0 tie. ranx sorts float64 scores
+  and leaves ties to its sort, so it can order such documents differently.
+  The run's rank column is ignored, as trec_eval ignores it.
 * **Unjudged documents** are not relevant and have gain 0; so have negative
   grades (trec_eval's ``ndcg_cut`` adds only positive gains).
 * **IDCG** is the DCG of *all* the query's judgments sorted by grade and cut
@@ -71,6 +73,7 @@ True
 
 import math
 import random
+from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -115,22 +118,55 @@ class RunEvaluation:
 def trec_order(scores, depth=None) -> list:
     """Document ids ranked as trec_eval ranks them: score descending, then docid descending.
 
-    ``scores`` maps docid -> score; only the first ``depth`` are returned
-    (all when ``None``). Selecting the top ``depth`` first (by the depth-th
-    largest score, ties included) keeps the tuple sort small.
+    ``scores`` maps docid -> score; only the first ``depth`` are returned (all
+    when ``None``). Scores are compared as trec_eval holds them, in single
+    precision (see :func:`single_precision`), so scores that differ only
+    beyond a C ``float``'s 24-bit mantissa tie and fall back on the docid.
+    Selecting the top ``depth`` first (by the depth-th largest score, ties
+    included) keeps the tuple sort small.
 
     >>> trec_order({"a": 1.0, "b": 1.0, "c": 2.0})
     ['c', 'b', 'a']
     >>> trec_order({"d1": 0.3, "d2": 0.7, "d3": 0.7, "d4": 0.1}, depth=2)
     ['d3', 'd2']
+    >>> trec_order({"a": 1.000000001, "b": 1.0})     # equal as C floats
+    ['b', 'a']
     """
-    if depth is not None and depth < len(scores):
-        cutoff = sorted(scores.values())[-depth]  # a C sort of floats beats tuples
-        pairs = [(score, docid) for docid, score in scores.items() if score >= cutoff]
+    sims = single_precision(scores.values())
+    if depth is not None and depth < len(sims):
+        cutoff = sorted(sims)[-depth]  # a C sort of floats beats sorting tuples
+        pairs = [(sim, docid) for sim, docid in zip(sims, scores) if sim >= cutoff]
     else:
-        pairs = [(score, docid) for docid, score in scores.items()]
+        pairs = list(zip(sims, scores))
     pairs.sort(reverse=True)
     return [docid for _, docid in pairs[:depth]]
+
+
+_FLOAT_MAX = 3.4028234663852886e38  # FLT_MAX, the largest finite C float
+_ROUNDS_TO_INFINITY = 2.0**128 * (1 - 2.0**-25)  # halfway between FLT_MAX and 2**128
+
+
+def single_precision(values) -> list:
+    """``values`` (a list or dict view) rounded to IEEE single precision (C ``float``), as Python floats.
+
+    trec_eval stores each score in a C ``float`` (``DOCNO_INFO.sim`` in
+    ``form_res_rels.c``) before sorting, so its order is that of the rounded
+    scores; magnitudes beyond the float range become infinities, as a C
+    conversion gives.
+
+    >>> single_precision([0.1, 1.000000001, 1e300, -1e39])
+    [0.10000000149011612, 1.0, inf, -inf]
+    """
+    try:
+        return array("f", values).tolist()
+    except OverflowError:  # should a build refuse out-of-range values, round them as C does first
+        return array("f", [_clamped(value) for value in values]).tolist()
+
+
+def _clamped(value):
+    if abs(value) <= _FLOAT_MAX:
+        return value
+    return math.copysign(_FLOAT_MAX if abs(value) < _ROUNDS_TO_INFINITY else math.inf, value)
 
 
 def dcg_linear_at_k(grades, k: int) -> float:
@@ -179,10 +215,10 @@ def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential
     True
     """
     total_relevant = sum(1 for grade in judgments if grade >= umbral)
-    if gain == "linear":
-        ndcg = ndcg_linear_at_k(grades, k, judgments)
-    else:
+    if _checked_gain(gain) == "exponential":
         ndcg = metrics.ndcg_at_k(grades, k, judgments)
+    else:
+        ndcg = ndcg_linear_at_k(grades, k, judgments)
     return QueryScores(
         metrics.precision_at_k(grades, k, umbral),
         metrics.recall_at_k(grades, k, umbral, total_relevant),
@@ -203,26 +239,25 @@ def mean_scores(scores) -> QueryScores:
     return QueryScores(*(math.fsum(value or 0.0 for value in column) / len(scores) for column in zip(*scores)))
 
 
-def _check_settings(k, umbral, gain):
-    k = whole_number(k, "k", 1)
-    umbral = whole_number(umbral, "umbral", 1)
+def _checked_gain(gain):
     if gain not in GAINS:
         raise LabError("La ganancia debe ser «exponential» o «linear».", field="gain")
-    return k, umbral, gain
+    return gain
 
 
-def evaluate_run(qrels, run, k: int = 10, umbral: int = 1, gain: str = "exponential", complete: bool = False):
+def evaluate_run(
+    qrels, run, k: int = 10, umbral: int = 1, gain: str = "exponential", complete: bool = False
+) -> RunEvaluation:
     """Evaluate ``run`` against ``qrels``: a :class:`RunEvaluation` (conventions in the module docstring).
 
     ``LabError`` if ``k < 1``, ``umbral < 1`` or ``gain`` is not one of :data:`GAINS`.
     """
-    k, umbral, gain = _check_settings(k, umbral, gain)
+    k, umbral, gain = whole_number(k, "k", 1), whole_number(umbral, "umbral", 1), _checked_gain(gain)
     per_query = {}
-    for qid in sorted(qrels.keys() & run.keys() if not complete else qrels.keys()):
+    for qid in sorted(qrels.keys() if complete else qrels.keys() & run.keys()):
         judged = qrels[qid]
-        ranked = trec_order(run.get(qid, {}), k)
-        grades = [judged.get(docid, 0) for docid in ranked]
-        grades = [grade if grade > 0 else 0 for grade in grades]
+        # Unjudged and negatively judged documents alike: grade 0.
+        grades = [max(judged.get(docid, 0), 0) for docid in trec_order(run.get(qid, {}), k)]
         judgments = [grade for grade in judged.values() if grade > 0]
         per_query[qid] = score_query(grades, judgments, k, umbral, gain)
     return RunEvaluation(
@@ -326,7 +361,9 @@ def randomization_test(deltas, permutations: int = 10_000, seed: int = 42) -> fl
     return extreme / permutations
 
 
-def compare_runs(baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = 10_000, seed: int = 42):
+def compare_runs(
+    baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = 10_000, seed: int = 42
+) -> Comparison:
     """Compare ``candidate`` with ``baseline`` per query: a :class:`Comparison`.
 
     Paired tests need pairs: only queries evaluated for both runs are compared

@@ -18,7 +18,8 @@ spaces or tabs):
   ``Q0``, ``rank`` and ``tag`` are ignored, as trec_eval does: the ranking
   comes from the scores alone. ``score`` is a finite number.
 * **JSON run**: ``{qid: {docid: score}}`` (ranx's and pytrec_eval's in-memory
-  shape [2]_), detected when the first non-blank character is ``{``.
+  shape [2]_), detected when the first non-blank character is ``{`` (so a
+  TREC run cannot start with a query id beginning with ``{``).
 
 Strictness: fully blank lines are skipped; anything else that is not a
 well-formed record is an error (trec_eval has no comment syntax). A
@@ -38,7 +39,7 @@ like a run file, not qrels"), not line by line.
 ...     print(error.english())
 ...     print(error)
 qrels.txt, line 2: relevance 'high' is not an integer
-qrels.txt, línea 2: la relevancia 'high' no es un número entero
+qrels.txt, línea 2: la relevancia «high» no es un número entero
 
 References
 ----------
@@ -60,7 +61,8 @@ MAX_REPORTED = 10
 QRELS_LAYOUT = "qid iter docid rel"
 RUN_LAYOUT = "qid Q0 docid rank score tag"
 
-# kind -> (English, Spanish) templates, filled from Problem.details.
+# kind -> (English, Spanish) templates, filled from Problem.details. English quotes values with
+# repr() (escapes show odd characters); Spanish with «», as the page does.
 _MESSAGES = {
     "columns": (
         "expected {expected} columns ({layout}), found {found}",
@@ -80,23 +82,23 @@ _MESSAGES = {
     ),
     "relevance": (
         "relevance {value!r} is not an integer",
-        "la relevancia {value!r} no es un número entero",
+        "la relevancia «{value}» no es un número entero",
     ),
     "score": (
         "score {value!r} is not a number",
-        "la puntuación {value!r} no es un número",
+        "la puntuación «{value}» no es un número",
     ),
     "not_finite": (
         "score {value!r} is not a finite number",
-        "la puntuación {value!r} no es un número finito",
+        "la puntuación «{value}» no es un número finito",
     ),
     "duplicate": (
         "document {docid!r} appears more than once for query {qid!r}",
-        "el documento {docid!r} aparece más de una vez en la consulta {qid!r}",
+        "el documento «{docid}» aparece más de una vez en la consulta «{qid}»",
     ),
     "duplicate_query": (
         "query {qid!r} appears more than once",
-        "la consulta {qid!r} aparece más de una vez",
+        "la consulta «{qid}» aparece más de una vez",
     ),
     "empty_qrels": (
         "the file holds no judgments",
@@ -122,7 +124,7 @@ _WORDS = {  # (English, Spanish)
     "problems": ("problems", "problemas"),
     "more": ("… and {count} more", "… y {count} más"),
     "the top level": ("the top level", "el nivel superior"),
-    "query": ("query {qid!r}", "la consulta {qid!r}"),
+    "query": ("query {qid!r}", "la consulta «{qid}»"),
 }
 
 
@@ -147,7 +149,9 @@ class Problem(NamedTuple):
         details = dict(self.details)
         if "where" in details:  # a structural location, itself translated
             where = details["where"]
-            details["where"] = _word("the top level", language) if where is None else _word("query", language, qid=where)
+            details["where"] = (
+                _word("the top level", language) if where is None else _word("query", language, qid=where)
+            )
         text = _MESSAGES[self.kind][_LANGUAGES[language]].format(**details)
         return text if self.line is None else f"{_word('line', language)} {self.line}: {text}"
 
@@ -238,40 +242,38 @@ def parse_qrels(lines, name: str = "qrels") -> dict[str, dict[str, int]]:
     >>> parse_qrels("q1 0 d1 1\\nq1 0 d1 2\\n", name="q.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: q.txt, línea 2: el documento 'd1' aparece más de una vez en la consulta 'q1'
+    raglab_core.trec.TrecFormatError: q.txt, línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
     """
     problems = _Problems(name, "qrels")
     start, first, rest = _first_record(lines)
     if first is None:
         problems.fail(None, "empty_qrels")
-    if first.lstrip().startswith("{"):
+    columns = len(first.split())
+    if columns != 4 and first.lstrip().startswith("{"):
         problems.fail(start, "json_qrels")
-    if len(first.split()) == 6:
+    if columns == 6:
         problems.fail(start, "looks_like_run")
 
     qrels = {}
     last_qid = judged = None
-    # The hot loop: one split, one int(), dict look-ups; problems are the rare path.
+    # The hot loop: one split, one int(), two dict operations. Malformed and blank
+    # lines both land in the except branch, which sorts them out (the rare path).
     for number, line in enumerate(itertools.chain((first,), rest), start=start):
-        fields = line.split()
-        if len(fields) == 4:
-            qid, _, docid, rel = fields
-            try:
-                grade = int(rel)
-            except ValueError:
-                problems.add(number, "relevance", value=rel)
-                continue
-            if qid != last_qid:
-                judged = qrels.get(qid)
-                if judged is None:
-                    judged = qrels[qid] = {}
-                last_qid = qid
-            if docid in judged:
-                problems.add(number, "duplicate", qid=qid, docid=docid)
-                continue
-            judged[docid] = grade
-        elif fields:
-            problems.add(number, "columns", expected=4, layout=QRELS_LAYOUT, found=len(fields))
+        try:
+            qid, _, docid, rel = line.split()
+            grade = int(rel)
+        except ValueError:
+            _bad_line(problems, number, line, QRELS_LAYOUT, "rel", "relevance")
+            continue
+        if qid != last_qid:  # records usually come grouped by query
+            judged = qrels.get(qid)
+            if judged is None:
+                judged = qrels[qid] = {}
+            last_qid = qid
+        if docid in judged:
+            problems.add(number, "duplicate", qid=qid, docid=docid)
+            continue
+        judged[docid] = grade
     problems.raise_if_any()
     return qrels
 
@@ -288,7 +290,7 @@ def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
     Traceback (most recent call last):
       ...
     raglab_core.trec.TrecFormatError: r.txt: 2 problemas
-      línea 1: la puntuación 'nan' no es un número finito
+      línea 1: la puntuación «nan» no es un número finito
       línea 2: se esperaban 6 columnas (qid Q0 docid rank score tag) y hay 5
     """
     problems = _Problems(name, "run")
@@ -302,31 +304,39 @@ def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
 
     run = {}
     last_qid = ranked = None
-    for number, line in enumerate(itertools.chain((first,), rest), start=start):
-        fields = line.split()
-        if len(fields) == 6:
-            qid, _, docid, _, text, _ = fields
-            try:
-                score = float(text)
-            except ValueError:
-                problems.add(number, "score", value=text)
-                continue
-            if score - score != 0.0:  # NaN or ±inf: x - x is NaN for both, 0.0 otherwise
-                problems.add(number, "not_finite", value=text)
-                continue
-            if qid != last_qid:
-                ranked = run.get(qid)
-                if ranked is None:
-                    ranked = run[qid] = {}
-                last_qid = qid
-            if docid in ranked:
-                problems.add(number, "duplicate", qid=qid, docid=docid)
-                continue
-            ranked[docid] = score
-        elif fields:
-            problems.add(number, "columns", expected=6, layout=RUN_LAYOUT, found=len(fields))
+    for number, line in enumerate(itertools.chain((first,), rest), start=start):  # as in parse_qrels
+        try:
+            qid, _, docid, _, text, _ = line.split()
+            score = float(text)
+        except ValueError:
+            _bad_line(problems, number, line, RUN_LAYOUT, "score", "score")
+            continue
+        if score - score != 0.0:  # NaN or ±inf: x - x is NaN for both, 0.0 otherwise
+            problems.add(number, "not_finite", value=text)
+            continue
+        if qid != last_qid:
+            ranked = run.get(qid)
+            if ranked is None:
+                ranked = run[qid] = {}
+            last_qid = qid
+        if docid in ranked:
+            problems.add(number, "duplicate", qid=qid, docid=docid)
+            continue
+        ranked[docid] = score
     problems.raise_if_any()
     return run
+
+
+def _bad_line(problems, number, line, layout, column, kind):
+    """Note why a line failed to unpack or convert: blank (fine), wrong column count, or a bad
+    value in ``column`` (a name in ``layout``), reported as ``kind``."""
+    fields, names = line.split(), layout.split()
+    if not fields:
+        return
+    if len(fields) != len(names):
+        problems.add(number, "columns", expected=len(names), layout=layout, found=len(fields))
+    else:
+        problems.add(number, kind, value=fields[names.index(column)])
 
 
 class _JSONObject(dict):
@@ -379,7 +389,7 @@ def _parse_json_run(first, rest, start, problems):
                 problems.add(None, "not_finite", value=value)
             else:
                 scores[docid] = score
+    problems.raise_if_any()
     if not run:
         problems.fail(None, "empty_run")
-    problems.raise_if_any()
     return run

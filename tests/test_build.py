@@ -211,7 +211,7 @@ def test_dev_server_mime_types(dist):
             ("index.html", "text/html"),
             (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm"),
             (f"pyodide/{version}/pyodide.mjs", "text/javascript"),
-            (f"pyodide/{version}/pyodide-lock.json", "application/json"),
+            (f"pyodide/{version}/empty.zip", "application/zip"),
         ]:
             with urllib.request.urlopen(base + path) as response:
                 assert response.headers["Content-Type"].split(";")[0] == mime, path

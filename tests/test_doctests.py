@@ -5,7 +5,10 @@ import importlib
 
 import pytest
 
-MODULES = ["errors", "validate", "metrics", "ranking", "chunking", "formatting", "controls", "scenario", "lab"]
+MODULES = [
+    "errors", "validate", "metrics", "ranking", "chunking", "formatting", "controls", "scenario", "lab",
+    "browser", "trec", "evaluation", "__main__",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

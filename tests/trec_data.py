@@ -2,7 +2,8 @@
 
 A collection is plain data: ``qrels`` ``{qid: {docid: rel}}`` and runs
 ``{qid: {docid: score}}``. The generator deliberately produces what breaks
-naive evaluators: score ties (scores drawn from a few values), unjudged
+naive evaluators: score ties (scores drawn from a few values, or differing
+only beyond single precision, where trec_eval sees ties), unjudged
 retrieved documents, judged documents never retrieved, queries only in the
 run, queries only in the qrels, queries judged only non-relevant (grade 0),
 and grades 0-3.
@@ -24,8 +25,11 @@ def random_collection(seed, queries=200, max_docs=40, only_run=10, only_qrels=10
             qrels[qid] = {doc: 0 if no_relevant else rng.choice([0, 0, 0, 1, 1, 2, 3]) for doc in judged}
         if number < queries or number >= queries + only_qrels:  # retrieved
             retrieved = rng.sample(pool, rng.randint(1, len(pool)))
-            levels = rng.choice([3, 10, 1000])  # few levels -> many ties
-            run_a[qid] = {doc: float(rng.randrange(levels)) / 4 for doc in retrieved}
+            levels = rng.choice([3, 10, 1000, 0])  # few levels -> many ties
+            if levels:
+                run_a[qid] = {doc: float(rng.randrange(levels)) / 4 for doc in retrieved}
+            else:  # distinct doubles, yet equal as C floats (trec_eval's precision): ties again
+                run_a[qid] = {doc: 1.0 + rng.randrange(8) * 1e-9 for doc in retrieved}
             run_b[qid] = {
                 doc: score + rng.choice([0.0, 0.0, 0.25, -0.25, 1.0]) for doc, score in run_a[qid].items()
             }
@@ -63,3 +67,16 @@ def write_lines(path, lines):
     with open(path, "w", encoding="utf-8") as out:
         out.writelines(lines)
     return path
+
+
+def nudged_run(qrels, run, share, seed):
+    """A copy of ``run`` where, in about ``share`` of the queries, one relevant document gains 1.0 in score."""
+    rng = random.Random(seed)
+    nudged = {}
+    for qid, scores in run.items():
+        scores = dict(scores)
+        relevant = [docid for docid in scores if qrels.get(qid, {}).get(docid, 0) > 0]
+        if relevant and rng.random() < share:
+            scores[rng.choice(relevant)] += 1.0
+        nudged[qid] = scores
+    return nudged

@@ -83,6 +83,7 @@
   let busy = false;
   let queued = false;
   let lastAnnounced = null;
+  let notice = "";
   let announceTimer = 0;
 
   function request() {
@@ -96,7 +97,11 @@
     worker.postMessage({ type: "compute", state: state() });
   }
 
+  // For bench/page.py: the time from the latest input to its view written into the page.
+  let inputAt = null;
+
   function changed() {
+    inputAt = performance.now();
     writeUrl();
     request();
   }
@@ -105,16 +110,26 @@
     const message = event.data;
     if (message.type === "progress") {
       setStatus("loading", message.text, message.fraction);
+    } else if (message.type === "notice") {
+      notice = message.text;
+      setStatus("loading", notice);
     } else if (message.type === "ready") {
       ready = true;
+      root.dataset.boot = message.boot; // "snapshot", or "plain" when the fast path was not usable
       request();
     } else if (message.type === "view") {
       busy = false;
       applyView(message.view);
+      if (inputAt !== null && !queued) {
+        performance.measure("raglab:input-to-view", { start: inputAt });
+        inputAt = null;
+      }
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
+        if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
         delete root.dataset.pending;
-        setStatus("ready", "Python está listo: los valores se recalculan en tu navegador.");
+        const readyText = "Python está listo: los valores se recalculan en tu navegador.";
+        setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
         registerServiceWorker();
       }
       if (queued) request();
@@ -257,6 +272,8 @@
       type: "init",
       pyodide: absolute(config.pyodide),
       wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
+      snapshot: config.snapshot && { url: absolute(config.snapshot.url), sha256: config.snapshot.sha256 },
+      lock: config.lock,
     });
   }
 

@@ -1,38 +1,36 @@
-/* worker.js — runs raglab_core under Pyodide, off the main thread.
+/* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
- * In:  {type: "init", pyodide: <base URL>, wheel: {url, sha256}}
+ * In:  {type: "init", pyodide, wheel: {url, sha256}, snapshot: {url, sha256} | null, lock}
  *      {type: "compute", state}
- * Out: {type: "progress", text, fraction} while loading, then {type: "ready"};
- *      {type: "view", view} for each compute; {type: "error", text, detail} when something fails.
- * Every number comes from raglab_core.compute; this file only loads Python and passes JSON through.
+ * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
+ *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
+ *      {type: "error", text, detail} when something fails for good.
+ *
+ * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
+ * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
+ * check the SHA-256 the build recorded before using what they downloaded. Every number comes from
+ * raglab_core.browser.compute_json; this file only loads Python and passes JSON through.
  */
 
-const PYTHON_ENTRY = `
-import hashlib, io, json, zipfile
+const WHAT_TO_DO =
+  " Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.";
 
+// Installs the wheel in the plain boot, after checking its SHA-256 (in Python: hashlib works in
+// any context, while crypto.subtle needs a secure one).
+const INSTALL_WHEEL = `
 def _install(wheel, expected_sha256):
+    import hashlib, importlib, io, site, zipfile
     data = bytes(wheel.to_py())
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_sha256:
         raise ValueError(f"wheel SHA-256 {actual} != expected {expected_sha256}")
-    import importlib, site
     zipfile.ZipFile(io.BytesIO(data)).extractall(site.getsitepackages()[0])
     importlib.invalidate_caches()
-
-def _compute(text):
-    import raglab_core
-    try:
-        view = raglab_core.compute(json.loads(text))
-    except raglab_core.LabError as error:
-        return json.dumps({"ok": False, "field": error.field, "message": str(error)})
-    return json.dumps({"ok": True, "view": view}, allow_nan=False)
+_install
 `;
 
-let computeInPython = null;
+let computeJson = null;
 let booting = null;
-
-const WHAT_TO_DO =
-  " Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.";
 
 /** A boot failure with the sentence the page shows; the cause goes to the console. */
 class BootFailure extends Error {
@@ -40,6 +38,8 @@ class BootFailure extends Error {
     super(text, { cause });
   }
 }
+
+class IntegrityError extends Error {}
 
 function post(type, fields = {}) {
   self.postMessage({ type, ...fields });
@@ -54,10 +54,14 @@ async function step(text, fraction, failure, work) {
   }
 }
 
-async function fetchBytes(url) {
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function fetchOk(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  return response;
 }
 
 /**
@@ -65,9 +69,10 @@ async function fetchBytes(url) {
  * never settles loadPyodide() (getInstantiateWasmFunc in pyodide.mjs). Watch instantiation here so
  * that a missing or corrupt pyodide.asm.wasm fails the boot instead of hanging it forever.
  */
-function wasmFailure() {
+function watchWasmInstantiation() {
   let reject;
   const failed = new Promise((_, rejectWith) => (reject = rejectWith));
+  failed.catch(() => {}); // observed through Promise.race below
   for (const name of ["instantiate", "instantiateStreaming"]) {
     const original = WebAssembly[name].bind(WebAssembly);
     WebAssembly[name] = (...args) =>
@@ -79,38 +84,116 @@ function wasmFailure() {
   return failed;
 }
 
-async function boot({ pyodide: base, wheel }) {
+/**
+ * The snapshot, inflated, once its compressed bytes match the SHA-256 recorded at build time.
+ * The download is hashed and inflated at the same time (tee), and reports its progress.
+ */
+async function verifiedSnapshot({ url, sha256 }) {
+  const response = await fetchOk(url);
+  const total = Number(response.headers.get("Content-Length")) || 0;
+  const [forHash, forInflate] = response.body.tee();
+  const hashed = (async () => {
+    const chunks = [];
+    let received = 0;
+    let reported = 0;
+    const reader = forHash.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      if (total && received - reported > total / 20) {
+        reported = received;
+        const mb = (n) => (n / 1e6).toFixed(1).replace(".", ",");
+        post("progress", { text: `Descargando Python listo para usar (${mb(received)} de ${mb(total)} MB)…`, fraction: 0.1 + 0.6 * (received / total) });
+      }
+    }
+    const digest = hex(await crypto.subtle.digest("SHA-256", await new Blob(chunks).arrayBuffer()));
+    if (digest !== sha256) throw new IntegrityError(`snapshot SHA-256 ${digest} != expected ${sha256}`);
+  })();
+  const inflated = new Response(forInflate.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+  // Judge integrity first: a tampered file usually also fails to inflate, and must say so.
+  const [hash, inflate] = await Promise.allSettled([hashed, inflated]);
+  if (hash.status === "rejected") throw hash.reason;
+  if (inflate.status === "rejected") throw inflate.reason;
+  return new Uint8Array(inflate.value);
+}
+
+async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
+  const snapshot = verifiedSnapshot(config.snapshot);
+  snapshot.catch(() => {}); // awaited by loadPyodide; not "unhandled" meanwhile
+  const restored = loadPyodide({
+    indexURL: config.pyodide,
+    lockFileContents: config.lock,
+    packages: [],
+    stdLibURL: `${config.pyodide}empty.zip`, // every module the page uses is in the snapshot
+    _loadSnapshot: snapshot,
+  });
+  restored.catch(() => {}); // when the snapshot is refused, this fails too: already handled
+  // A bad snapshot must fail here, before Pyodide sees a single byte of it.
+  await snapshot;
+  const py = await Promise.race([restored, wasmFailed]);
+  post("progress", { text: "Restaurando Python…", fraction: 0.9 });
+  return py.pyimport("raglab_core.browser").compute_json;
+}
+
+async function bootPlain(loadPyodide, config, wasmFailed) {
+  const wheel = fetchOk(config.wheel.url).then((response) => response.arrayBuffer());
+  wheel.catch(() => {});
   const py = await step(
     "Descargando e iniciando Python (WebAssembly)…",
-    0.1,
+    0.2,
     "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-    async () => {
-      const failed = wasmFailure();
-      const { loadPyodide } = await import(`${base}pyodide.mjs`);
-      return Promise.race([loadPyodide({ indexURL: base, packages: [] }), failed]);
-    }
+    () => Promise.race([loadPyodide({ indexURL: config.pyodide, lockFileContents: config.lock, packages: [] }), wasmFailed])
   );
-  const bytes = await step("Descargando el núcleo de cálculo…", 0.8, "No se pudo descargar el núcleo de cálculo.", () =>
-    fetchBytes(wheel.url)
-  );
+  const bytes = await step("Descargando el núcleo de cálculo…", 0.8, "No se pudo descargar el núcleo de cálculo.", () => wheel);
   await step(
     "Comprobando e instalando el núcleo de cálculo…",
     0.9,
     "El núcleo de cálculo descargado no coincide con el publicado (falla su SHA-256), así que no se usa.",
-    () => {
-      py.runPython(PYTHON_ENTRY);
-      py.globals.get("_install")(bytes, wheel.sha256);
-    }
+    () => py.runPython(INSTALL_WHEEL)(new Uint8Array(bytes), config.wheel.sha256)
   );
-  computeInPython = py.globals.get("_compute");
-  computeInPython('{"warm": true}'); // imports raglab_core now rather than on the first slider move
+  return py.pyimport("raglab_core.browser").compute_json;
+}
+
+function snapshotUsable(config) {
+  // Without crypto.subtle (pages served over plain http from another host) the snapshot cannot be
+  // checked, so it is not used; without DecompressionStream it cannot be inflated.
+  return Boolean(config.snapshot && self.crypto && crypto.subtle && self.DecompressionStream);
+}
+
+async function boot(config) {
+  const wasmFailed = watchWasmInstantiation();
+  const { loadPyodide } = await step(
+    "Descargando Python (WebAssembly)…",
+    0.05,
+    "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
+    () => import(`${config.pyodide}pyodide.mjs`)
+  );
+  if (snapshotUsable(config)) {
+    try {
+      computeJson = await bootFromSnapshot(loadPyodide, config, wasmFailed);
+      return "snapshot";
+    } catch (error) {
+      console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
+      if (error instanceof IntegrityError) {
+        post("notice", {
+          text:
+            "La instantánea de Python descargada no superó la comprobación de integridad (SHA-256) y se " +
+            "descartó; Python se carga de la forma lenta.",
+        });
+      }
+    }
+  }
+  computeJson = await bootPlain(loadPyodide, config, wasmFailed);
+  return "plain";
 }
 
 self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === "init") {
     booting = boot(message).then(
-      () => post("ready"),
+      (how) => post("ready", { boot: how }),
       (error) => {
         const cause = error.cause || error;
         post("error", {
@@ -121,9 +204,9 @@ self.addEventListener("message", async (event) => {
     );
   } else if (message.type === "compute") {
     await booting;
-    if (!computeInPython) return; // the boot failed and said so
+    if (!computeJson) return; // the boot failed and said so
     try {
-      const result = JSON.parse(computeInPython(JSON.stringify(message.state)));
+      const result = JSON.parse(computeJson(JSON.stringify(message.state)));
       if (result.ok) post("view", { view: result.view });
       else post("error", { text: `Estado no válido: ${result.message}`, detail: result.field });
     } catch (error) {

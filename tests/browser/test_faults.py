@@ -19,7 +19,7 @@ def not_found(route):
     route.fulfill(status=404, body=b"not found")
 
 
-def tampered_wheel(route):
+def tampered(route):
     response = route.fetch()
     body = bytearray(response.body())
     body[len(body) // 2] ^= 0xFF
@@ -30,25 +30,36 @@ def throwing_worker(route):
     route.fulfill(status=200, body=b"throw new Error('injected worker failure');", content_type="text/javascript")
 
 
+SNAPSHOT = "**/assets/snapshot.*.bin.gz"
+# fault: ([(URL pattern, handler), …], the message the page must show)
 FAULTS = {
-    "worker 404": ("**/assets/worker.*.js", not_found, "cálculo en segundo plano"),
-    "worker garbage": ("**/assets/worker.*.js", garbage, "cálculo en segundo plano"),
-    "worker throws": ("**/assets/worker.*.js", throwing_worker, "cálculo en segundo plano"),
-    "pyodide.mjs 404": ("**/pyodide.mjs", not_found, "No se pudo descargar o iniciar Python"),
-    "pyodide runtime garbage": ("**/pyodide.asm.mjs", garbage, "No se pudo descargar o iniciar Python"),
-    "wasm 404": ("**/pyodide.asm.wasm", not_found, "No se pudo descargar o iniciar Python"),
-    "wasm garbage": ("**/pyodide.asm.wasm", garbage, "No se pudo descargar o iniciar Python"),
-    "wheel 404": ("**/*.whl", not_found, "No se pudo descargar el núcleo de cálculo"),
-    "wheel tampered": ("**/*.whl", tampered_wheel, "no coincide con el publicado (falla su SHA-256)"),
+    "worker 404": ([("**/assets/worker.*.js", not_found)], "cálculo en segundo plano"),
+    "worker garbage": ([("**/assets/worker.*.js", garbage)], "cálculo en segundo plano"),
+    "worker throws": ([("**/assets/worker.*.js", throwing_worker)], "cálculo en segundo plano"),
+    "pyodide.mjs 404": ([("**/pyodide.mjs", not_found)], "No se pudo descargar o iniciar Python"),
+    "pyodide runtime garbage": ([("**/pyodide.asm.mjs", garbage)], "No se pudo descargar o iniciar Python"),
+    "wasm 404": ([("**/pyodide.asm.wasm", not_found)], "No se pudo descargar o iniciar Python"),
+    "wasm garbage": ([("**/pyodide.asm.wasm", garbage)], "No se pudo descargar o iniciar Python"),
+    # The wheel is only fetched on the plain boot: take the snapshot away too.
+    "wheel 404": ([(SNAPSHOT, not_found), ("**/*.whl", not_found)], "No se pudo descargar el núcleo de cálculo"),
+    "wheel tampered": (
+        [(SNAPSHOT, not_found), ("**/*.whl", tampered)],
+        "no coincide con el publicado (falla su SHA-256)",
+    ),
+    "snapshot tampered, wheel tampered": (
+        [(SNAPSHOT, tampered), ("**/*.whl", tampered)],
+        "no coincide con el publicado (falla su SHA-256)",
+    ),
 }
 
 
 @pytest.mark.parametrize("fault", FAULTS)
 def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fault):
-    pattern, handler, message = FAULTS[fault]
+    routes, message = FAULTS[fault]
     console = []
     page.on("console", lambda m: console.append((m.type, m.text)))
-    page.route(pattern, handler)
+    for pattern, handler in routes:
+        page.route(pattern, handler)
     page.goto(base_url + "?k=3")
     status = page.locator("[data-status]")
     expect(status).to_have_attribute("data-status", "error", timeout=60_000)
@@ -63,3 +74,41 @@ def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fa
     assert any(kind == "error" and "raglab:" in text for kind, text in console), console
     # Exactly one message: the status box, not a cascade.
     assert len([t for k, t in console if k == "error" and t.startswith("raglab:")]) == 1
+
+
+# --- the snapshot: the fast path, and the plain boot when it cannot be used -----------------------
+
+
+def corrupt_gzip(route):
+    route.fulfill(status=200, body=b"\x1f\x8b\x08\x00garbage" * 100)
+
+
+@pytest.mark.parametrize(
+    "fault, notice",
+    [
+        (None, None),
+        (not_found, None),
+        (corrupt_gzip, "no superó la comprobación de integridad"),
+        (tampered, "no superó la comprobación de integridad"),
+    ],
+    ids=["snapshot", "snapshot 404", "snapshot garbage", "snapshot tampered"],
+)
+def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, base_url, fault, notice):
+    from .test_lab import Lab
+
+    if fault:
+        page.route(SNAPSHOT, fault)
+    lab = Lab(page, base_url, "?k=7&umbral=1&chunk=300&solape=40")
+    expect(page.locator("html")).to_have_attribute("data-boot", "plain" if fault else "snapshot")
+    lab.expect_matches_core()
+    lab.press("rerank", "End")
+    lab.grade("d12", 3)
+    lab.type("docs", "123456")
+    lab.expect_matches_core()
+    status = page.locator("[data-status]")
+    if notice:
+        expect(status).to_have_attribute("data-status", "warning")
+        expect(status).to_contain_text(notice)
+    else:
+        expect(status).to_have_attribute("data-status", "ready")
+    assert lab.errors == []

@@ -5,6 +5,7 @@ grade in a select. Since the page's numbers come from the same core running unde
 agreement proves the browser and CPython compute the same thing.
 """
 
+import time
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -16,6 +17,42 @@ from ..conftest import load_scenario
 from .conftest import OUTPUT_NAMES, TEXT_OUTPUTS
 
 FORBIDDEN = ("NaN", "Infinity", "undefined", "None", "null")
+
+# What the page shows, as plain data (runs in the page; evaluate() works under the page's CSP).
+DOM_STATE = """() => {
+  const text = (node) => node.textContent.replace(/\\s+/g, " ").trim();
+  const outputs = {};
+  for (const node of document.querySelectorAll("[data-output]")) {
+    if (node.tagName === "OL") continue;
+    outputs[node.dataset.output] = [text(node), node.getAttribute("data-value")];
+  }
+  const errors = {};
+  for (const node of document.querySelectorAll("[data-error-for]")) errors[node.dataset.errorFor] = text(node);
+  const invalid = {};
+  for (const node of document.querySelectorAll("input[name]")) invalid[node.name] = node.getAttribute("aria-invalid") === "true";
+  const ranking = Array.from(document.querySelectorAll('ol[data-output="ranking"] > li'), (li) =>
+    [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked]);
+  return {outputs, errors, invalid, ranking, text: document.querySelector("main").innerText};
+}"""
+
+
+def squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def expected_dom(view: dict) -> dict:
+    """What DOM_STATE must read for ``view``, plus the page's text (compared separately)."""
+    outputs = {
+        name: [squash(out["text"]), None if name in TEXT_OUTPUTS else out["raw"]]
+        for name, out in view["outputs"].items()
+    }
+    return {
+        "outputs": outputs,
+        "errors": {name: squash(control["error"] or "") for name, control in view["controls"].items()},
+        "invalid": {name: bool(control["error"]) for name, control in view["controls"].items() if name != "grades"},
+        "ranking": [[row["id"], str(row["grade"]), str(row["in_k"]).lower(), str(row["reranked"]).lower()]
+                    for row in view["ranking"]],
+    }
 
 
 class Lab:
@@ -51,38 +88,34 @@ class Lab:
             self.page.keyboard.type(text)
         self.state[name] = text
 
+    def paste(self, name, text):
+        """Replace the field's text at once, as a paste does (one input event)."""
+        self.control(name).fill(text)
+        self.state[name] = text
+
     def grade(self, doc_id, grade):
         self.page.locator(f'[data-grade-for="{doc_id}"]').select_option(str(grade))
         grades = [self.page.locator(f'[data-grade-for="{d["id"]}"]').input_value() for d in self.scenario["documents"]]
         self.state["grades"] = ",".join(grades)
 
-    def expect_matches_core(self):
-        """Every output, error and ranking row equals compute(state) from CPython."""
+    def shown(self) -> dict:
+        """Everything the page shows that compute() decides, read in one round trip."""
+        return self.page.evaluate(DOM_STATE)
+
+    def expect_matches_core(self, timeout: float = 10.0):
+        """Every output, error and ranking row equals compute(state) from CPython (waits for it)."""
         view = compute(self.state)
-        for name in OUTPUT_NAMES:
-            node = self.page.locator(f'[data-output="{name}"]')
-            expect(node).to_have_attribute("data-value", view["outputs"][name]["raw"])
-            expect(node).to_have_text(view["outputs"][name]["text"])
-        for name in TEXT_OUTPUTS:
-            expect(self.page.locator(f'[data-output="{name}"]')).to_have_text(view["outputs"][name]["text"])
-        for name, control in view["controls"].items():
-            expect(self.page.locator(f'[data-error-for="{name}"]')).to_have_text(control["error"] or "")
-            if name != "grades":
-                if control["error"]:
-                    expect(self.control(name)).to_have_attribute("aria-invalid", "true")
-                else:
-                    expect(self.control(name)).not_to_have_attribute("aria-invalid", "true")
-        items = self.page.locator('ol[data-output="ranking"] > li')
-        expect(items).to_have_count(len(view["ranking"]))
-        for i, row in enumerate(view["ranking"]):
-            item = items.nth(i)
-            expect(item).to_have_attribute("data-doc", row["id"])
-            expect(item).to_have_attribute("data-grade", str(row["grade"]))
-            expect(item).to_have_attribute("data-in-k", str(row["in_k"]).lower())
-            expect(item).to_have_attribute("data-reranked", str(row["reranked"]).lower())
-        body = self.page.locator("main").inner_text()
+        expected = expected_dom(view)
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.shown()
+            page_text = shown.pop("text")
+            if shown == expected or time.monotonic() > deadline:
+                break
+            self.page.wait_for_timeout(20)
+        assert shown == expected
         for word in FORBIDDEN:
-            assert word not in body
+            assert word not in page_text
         return view
 
     def url_params(self):

@@ -1,0 +1,261 @@
+"""Page benchmark: load and interaction figures for dist/, against a plain Pyodide boot, in one run.
+
+    .venv/bin/python bench/page.py [--runs 5] [--changes 200] [--dist dist]     (or: make bench)
+
+Builds nothing for the page figures: it serves the existing dist/ (run `make` first) on localhost,
+with the same dev server as `build.py serve`, and drives headless Chromium:
+
+* cold: a fresh browser context per run; repeat: one context reused (HTTP cache, service worker);
+* first contentful paint, and whether the server-rendered numbers were there at that moment;
+* time to interactive: navigation start → <html data-ready="true"> (lab.js marks "raglab:ready");
+* input latency: a slider change → every output updated (lab.js measures "raglab:input-to-view");
+* total blocking time during load (long tasks over 50 ms, the part beyond 50 ms, until ready);
+* bytes transferred (as encoded on the wire, and decoded), first and repeat visit;
+* the same load figures for a reference page that boots Pyodide the plain way on the main thread
+  (loadPyodide() + loadPackage(core wheel) + compute(default)), served from the same dist/;
+* build time: clean (empty snapshot cache) and with nothing changed, into a temporary directory.
+
+Prints a table with medians, min/max and ratios, and writes bench/results/page-<time>.json.
+Absolute times on shared machines are noisy: read the ratios, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import build  # noqa: E402
+from chromium import find_chromium  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+
+# Long tasks and paint entries are buffered by the browser; this only has to read them at the end.
+OBSERVE = """
+window.__longTasks = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
+  .observe({type: "longtask", buffered: true});
+"""
+
+PLAIN_HTML = """<!doctype html><html lang="es"><head><meta charset="utf-8"><title>plain Pyodide boot</title>
+<script type="module" src="plain.js"></script></head><body><p id="out">…</p></body></html>"""
+
+PLAIN_JS = """
+import { loadPyodide } from "../%(pyodide)spyodide.mjs";
+const config = %(config)s;
+const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href });
+await py.loadPackage(new URL("../" + config.wheel.url, location.href).href);
+py.globals.set("scenario_json", JSON.stringify(config.scenario));
+const text = py.runPython(`
+import json, raglab_core
+raglab_core.compute({"scenario": json.loads(scenario_json)})["outputs"]["precision"]["text"]
+`);
+document.getElementById("out").textContent = text;
+performance.mark("raglab:ready");
+document.documentElement.dataset.ready = "true";
+"""
+
+
+def lab_config(dist: Path) -> dict:
+    html = (dist / "index.html").read_text("utf-8")
+    return json.loads(html.split('id="lab-config">', 1)[1].split("</script>", 1)[0])
+
+
+def serve(dist: Path):
+    """dist/ plus the reference page under /__plain/ (in a temporary overlay, dist/ is untouched)."""
+    config = lab_config(dist)
+    overlay = Path(tempfile.mkdtemp(prefix="raglab-bench-"))
+    for entry in dist.iterdir():
+        os.symlink(entry, overlay / entry.name)
+    plain = overlay / "__plain"
+    plain.mkdir()
+    (plain / "index.html").write_text(PLAIN_HTML, "utf-8")
+    (plain / "plain.js").write_text(
+        PLAIN_JS % {"pyodide": config["pyodide"], "config": json.dumps({"wheel": config["wheel"], "scenario": config["scenario"]})},
+        "utf-8",
+    )
+    httpd = build.make_server(overlay, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+def load_once(context, url: str, check_ssr: bool) -> dict:
+    """Navigate, wait for readiness, and collect timings and bytes for this load."""
+    page = context.new_page()
+    transfers = []
+
+    def on_finished(request):
+        response = request.response()
+        if response is None:
+            return
+        sizes = request.sizes()
+        transfers.append((request.url, sizes["responseBodySize"] + sizes["responseHeadersSize"],
+                          len(response.body()), response.from_service_worker))
+
+    page.on("requestfinished", on_finished)
+    page.add_init_script(OBSERVE)
+    page.goto(url, wait_until="commit")
+    page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
+    figures = page.evaluate(
+        """() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        const ready = performance.getEntriesByName('raglab:ready')[0];
+        return {fcp: paint ? paint.startTime : null, tti: ready ? ready.startTime : null,
+                longTasks: window.__longTasks || []};
+    }"""
+    )
+    if check_ssr:
+        # The numbers are in the HTML itself, so they are painted with the first contentful paint.
+        figures["ssr_at_fcp"] = page.locator('[data-output="precision"]').get_attribute("data-value") not in (None, "")
+    tti = figures["tti"]
+    figures["tbt"] = sum(max(0.0, d - 50) for start, d in figures.pop("longTasks") if tti is None or start < tti)
+    page.wait_for_timeout(300)  # let the last responses finish for the byte count
+    figures["wire_bytes"] = sum(t[1] for t in transfers if not t[3])
+    figures["decoded_bytes"] = sum(t[2] for t in transfers)
+    figures["requests"] = len(transfers)
+    page.close()
+    return figures
+
+
+def input_latency(context, url: str, changes: int) -> list[float]:
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
+    slider = page.locator('[name="k"]')
+    slider.focus()
+    for i in range(changes):
+        before = page.locator('[data-output="precision"]').get_attribute("data-value")
+        slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
+        deadline = time.time() + 5
+        while page.evaluate("performance.getEntriesByName('raglab:input-to-view').length") <= i and time.time() < deadline:
+            page.wait_for_timeout(1)
+    durations = page.evaluate("performance.getEntriesByName('raglab:input-to-view').map(e => e.duration)")
+    page.close()
+    return durations
+
+
+def build_times() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "RAGLAB_CACHE": str(Path(tmp) / "cache")}
+        command = [sys.executable, str(ROOT / "build.py"), "build", "--out", str(Path(tmp) / "dist")]
+        times = {}
+        for label in ("clean", "nothing changed"):
+            start = time.perf_counter()
+            subprocess.run(command, env=env, check=True, capture_output=True)
+            times[label] = time.perf_counter() - start
+        return times
+
+
+def summary(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return {"median": None, "min": None, "max": None}
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--changes", type=int, default=200)
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist")
+    parser.add_argument("--skip-build", action="store_true", help="do not time build.py")
+    args = parser.parse_args()
+    if not (args.dist / "index.html").exists():
+        sys.exit(f"{args.dist}/index.html not found: run `make` first")
+
+    from playwright.sync_api import sync_playwright
+
+    httpd, base = serve(args.dist)
+    results = {"runs": args.runs, "pages": {}}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+        results["browser"] = browser.version
+        for name, url in (("lab", base), ("plain", base + "__plain/")):
+            cold = []
+            for _ in range(args.runs):
+                context = browser.new_context()
+                cold.append(load_once(context, url, check_ssr=name == "lab"))
+                context.close()
+            context = browser.new_context()
+            load_once(context, url, check_ssr=False)  # the first visit fills caches
+            if name == "lab":  # let the service worker finish precaching before the repeat visits
+                page = context.new_page()
+                page.goto(url)
+                page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
+                page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true")
+                page.close()
+            repeat = [load_once(context, url, check_ssr=False) for _ in range(args.runs)]
+            context.close()
+            results["pages"][name] = {"cold": cold, "repeat": repeat}
+        context = browser.new_context()
+        results["latency_ms"] = input_latency(context, base, args.changes)
+        context.close()
+        browser.close()
+    httpd.shutdown()
+    if not args.skip_build:
+        results["build_s"] = build_times()
+    report(results)
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"page-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    path.write_text(json.dumps(results, indent=2), "utf-8")
+    print(f"\nwritten {path.relative_to(ROOT)}")
+
+
+def report(results):
+    lab, plain = results["pages"]["lab"], results["pages"]["plain"]
+    rows = []
+
+    def add(label, key, visit, unit, scale=1.0):
+        ours = summary([r[key] for r in lab[visit]])
+        ref = summary([r[key] for r in plain[visit]])
+        ratio = (ref["median"] / ours["median"]) if ours["median"] and ref["median"] else None
+        rows.append((label, ours, ref, unit, scale, ratio))
+
+    add("first contentful paint, cold", "fcp", "cold", "ms")
+    add("time to interactive, cold", "tti", "cold", "ms")
+    add("time to interactive, repeat", "tti", "repeat", "ms")
+    add("total blocking time, cold", "tbt", "cold", "ms")
+    add("bytes on the wire, first visit", "wire_bytes", "cold", "MB", 1e-6)
+    add("bytes decoded, first visit", "decoded_bytes", "cold", "MB", 1e-6)
+    add("bytes on the wire, repeat visit", "wire_bytes", "repeat", "MB", 1e-6)
+    print(f"Chromium {results['browser']}, {results['runs']} runs each; medians [min–max]\n")
+    print(f"{'figure':34} {'this page':>26} {'plain Pyodide boot':>26} {'plain / ours':>13}")
+
+    def cell(s, scale, unit):
+        if s["median"] is None:
+            return "—"
+        return f"{s['median'] * scale:8.2f} [{s['min'] * scale:.2f}–{s['max'] * scale:.2f}] {unit}"
+
+    for label, ours, ref, unit, scale, ratio in rows:
+        print(f"{label:34} {cell(ours, scale, unit):>26} {cell(ref, scale, unit):>26} {ratio and f'{ratio:10.2f}×' or '—':>13}")
+    ssr = all(r.get("ssr_at_fcp") for r in lab["cold"])
+    print(f"\nserver-rendered numbers present at first contentful paint: {'yes' if ssr else 'NO'}")
+    latency = results["latency_ms"]
+    print(f"input → outputs updated ({len(latency)} changes): p50 {percentile(latency, 50):.1f} ms, "
+          f"p95 {percentile(latency, 95):.1f} ms, max {max(latency):.1f} ms")
+    if "build_s" in results:
+        print("build: " + ", ".join(f"{k} {v:.2f} s" for k, v in results["build_s"].items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+// Make the Pyodide memory snapshot the page boots from (called by build.py; Node >= 20).
+//
+//   node snapshot.mjs PYODIDE_DIR WHEEL OUT
+//
+// Boots Pyodide in Node, installs the raglab_core wheel with unpackArchive (loadPackage before a
+// snapshot fails: "Unexpected hiwire entry", pyodide #5195/#6418), imports and exercises the core
+// (raglab_core.browser.warm_up), and writes makeMemorySnapshot() to OUT. The snapshot is private,
+// build-specific Pyodide API: it only restores with the exact same Pyodide build, so build.py pins
+// the version and caches snapshots by the hashes of Pyodide's files, this script and the wheel.
+import nodeCrypto from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideDir, wheelPath, outPath] = process.argv.slice(2);
+if (!outPath) {
+  console.error("usage: node snapshot.mjs PYODIDE_DIR WHEEL OUT");
+  process.exit(2);
+}
+// Python seeds its `random` module and libc its arc4random from the OS's entropy while booting.
+// Every visitor restores this one snapshot, so they share that state whatever its source; feeding
+// it a fixed stream instead makes the snapshot (and dist/) reproducible, byte for byte.
+let state = 0x9e3779b9;
+nodeCrypto.randomFillSync = (view) => {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    bytes[i] = state & 0xff;
+  }
+  return view;
+};
+globalThis.crypto.getRandomValues = (view) => nodeCrypto.randomFillSync(view);
+
+// File times (the unpacked wheel's, the import system's directory caches) and clocks read while
+// booting end up in the heap too: give them a fixed epoch (SOURCE_DATE_EPOCH, as for the wheel).
+const epochMs = Number(process.env.SOURCE_DATE_EPOCH || 315532800) * 1000;
+Date.now = () => epochMs;
+let ticks = 0;
+performance.now = () => ++ticks; // a monotonic clock that advances by call, not by wall time
+Math.random = () => {
+  const word = new Uint32Array(1);
+  nodeCrypto.randomFillSync(word);
+  return word[0] / 2 ** 32;
+};
+
+const indexURL = path.resolve(pyodideDir) + path.sep;
+const { loadPyodide } = await import(pathToFileURL(path.join(indexURL, "pyodide.mjs")).href);
+const lock = JSON.parse(readFileSync(path.join(indexURL, "pyodide-lock.json"), "utf8"));
+
+const pyodide = await loadPyodide({
+  indexURL,
+  lockFileContents: { info: lock.info, packages: {} }, // the page loads no package from the lock
+  packages: [],
+  env: { PYTHONHASHSEED: "0" }, // a reproducible heap, so a rebuild gives the same snapshot
+  _makeSnapshot: true,
+});
+const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
+// With a frozen clock the import system cannot see site-packages change: tell it.
+const modules = pyodide.runPython(
+  "import importlib; importlib.invalidate_caches(); import raglab_core.browser; raglab_core.browser.warm_up()"
+);
+const snapshot = pyodide.makeMemorySnapshot();
+writeFileSync(outPath, snapshot);
+console.log(JSON.stringify({ bytes: snapshot.length, modules }));
