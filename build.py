@@ -403,13 +403,54 @@ def make_site() -> dict[str, bytes]:
     context = page_context(page, config, scenario, view, assets, lab_config)
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
+    add_precompressed(files)
     files["sw.js"] = render_service_worker(env, files, enabled=lab_config["serviceWorker"])
     return files
 
 
+COMPRESSIBLE = (".wasm", ".mjs", ".js", ".css", ".html", ".svg", ".json")
+
+
+def add_precompressed(files: dict[str, bytes]) -> None:
+    """Add X.br and X.gz beside each compressible X, for hosts (and the dev server) that serve
+    precompressed files by Accept-Encoding. Both are cached by content: brotli quality 11 on the
+    9.6 MB wasm takes about 40 s, so files over 4 MB get quality 9 (12 % larger, 20 times faster)."""
+    import gzip
+
+    import brotli
+
+    for path in sorted(files):
+        data = files[path]
+        if not path.endswith(COMPRESSIBLE) or len(data) < 1024:
+            continue
+        quality = 9 if len(data) > 4_000_000 else 11
+        files[path + ".br"] = cached_transform(data, f"q{quality}.br", lambda d: brotli.compress(d, quality=quality))
+        files[path + ".gz"] = cached_transform(data, "9.gz", lambda d: gzip.compress(d, compresslevel=9, mtime=0))
+
+
+def cached_transform(data: bytes, kind: str, transform) -> bytes:
+    """``transform(data)``, remembered under .cache/ by the content's hash (a deterministic transform)."""
+    cached = CACHE / "compressed" / f"{hashlib.sha256(data).hexdigest()[:24]}.{kind}"
+    if cached.exists():
+        return cached.read_bytes()
+    result = transform(data)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_name(cached.name + ".tmp")
+    partial.write_bytes(result)
+    os.replace(partial, cached)
+    return result
+
+
+def is_precompressed_copy(path: str, files) -> bool:
+    return path.endswith((".br", ".gz")) and path[:-3] in files
+
+
 def render_service_worker(env: jinja2.Environment, files: dict[str, bytes], enabled: bool) -> bytes:
     """sw.js, versioned by a hash of everything it precaches (so any change makes a new worker)."""
-    precache = ["./"] + sorted(path for path in files if path != "index.html" and not path.startswith("_"))
+    precache = ["./"] + sorted(
+        path for path in files
+        if path != "index.html" and not path.startswith("_") and not is_precompressed_copy(path, files)
+    )
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
@@ -472,6 +513,29 @@ def make_server(directory: Path, port: int = 0):
             self.send_header("Cache-Control", "no-cache")
             self.send_header("X-Content-Type-Options", "nosniff")
             super().end_headers()
+
+        def send_head(self):
+            """Serve X.br or X.gz for X when the client accepts it and the copy exists."""
+            path = Path(self.translate_path(self.path))
+            accepted = self.headers.get("Accept-Encoding", "")
+            for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+                copy = path.with_name(path.name + suffix)
+                if path.is_file() and encoding in accepted and copy.is_file():
+                    source = open(copy, "rb")
+                    self.send_response(200)
+                    self.send_header("Content-Type", self.guess_type(str(path)))
+                    self.send_header("Content-Encoding", encoding)
+                    self.send_header("Content-Length", str(copy.stat().st_size))
+                    self.send_header("Vary", "Accept-Encoding")
+                    self.end_headers()
+                    return source
+            return super().send_head()
+
+        def copyfile(self, source, outputfile):
+            # Zero-copy sendfile: several times faster than the default 64 KB copy loop, which
+            # otherwise dominates loading the multi-megabyte runtime from this server.
+            outputfile.flush()
+            self.connection.sendfile(source)
 
         def log_message(self, format, *args):  # quiet: one line per rebuild is enough
             pass

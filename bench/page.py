@@ -79,8 +79,13 @@ def serve(dist: Path):
     """dist/ plus the reference page under /__plain/ (in a temporary overlay, dist/ is untouched)."""
     config = lab_config(dist)
     overlay = Path(tempfile.mkdtemp(prefix="raglab-bench-"))
-    for entry in dist.iterdir():
-        os.symlink(entry, overlay / entry.name)
+    for path in dist.rglob("*"):
+        if path.is_file():
+            target = overlay / path.relative_to(dist)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(path, target)
+    # The plain boot reads Pyodide's stock lock file, which the lab itself does not ship.
+    os.symlink(build.PYODIDE_DIR / "pyodide-lock.json", overlay / config["pyodide"] / "pyodide-lock.json")
     plain = overlay / "__plain"
     plain.mkdir()
     (plain / "index.html").write_text(PLAIN_HTML, "utf-8")
@@ -114,8 +119,10 @@ def load_once(context, url: str, check_ssr: bool) -> dict:
         """() => {
         const paint = performance.getEntriesByName('first-contentful-paint')[0];
         const ready = performance.getEntriesByName('raglab:ready')[0];
+        const marks = {};
+        for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('raglab:worker:')) marks[m.name.slice(14)] = m.startTime;
         return {fcp: paint ? paint.startTime : null, tti: ready ? ready.startTime : null,
-                longTasks: window.__longTasks || []};
+                longTasks: window.__longTasks || [], marks};
     }"""
     )
     if check_ssr:
@@ -248,6 +255,12 @@ def report(results):
 
     for label, ours, ref, unit, scale, ratio in rows:
         print(f"{label:34} {cell(ours, scale, unit):>26} {cell(ref, scale, unit):>26} {ratio and f'{ratio:10.2f}×' or '—':>13}")
+    names = sorted({n for r in lab["cold"] for n in r.get("marks", {})}, key=lambda n: statistics.median(
+        [r["marks"][n] for r in lab["cold"] if n in r.get("marks", {})]))
+    if names:
+        steps = ", ".join(f"{n} {statistics.median([r['marks'][n] for r in lab['cold'] if n in r['marks']]):.0f}"
+                          for n in names)
+        print(f"\nworker boot milestones, cold (ms after navigation start, medians): {steps}")
     ssr = all(r.get("ssr_at_fcp") for r in lab["cold"])
     print(f"\nserver-rendered numbers present at first contentful paint: {'yes' if ssr else 'NO'}")
     latency = results["latency_ms"]

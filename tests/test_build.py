@@ -198,6 +198,19 @@ def test_cli_exit_code_and_message(tmp_path):
     assert result.stdout.startswith(f"built {tmp_path / 'dist'}")
 
 
+def test_precompressed_copies_decode_to_the_original(dist):
+    import gzip
+
+    import brotli
+
+    wasm = next(dist.glob("pyodide/*/pyodide.asm.wasm"))
+    original = wasm.read_bytes()
+    assert brotli.decompress(wasm.with_name(wasm.name + ".br").read_bytes()) == original
+    assert gzip.decompress(wasm.with_name(wasm.name + ".gz").read_bytes()) == original
+    html = (dist / "index.html").read_bytes()
+    assert brotli.decompress((dist / "index.html.br").read_bytes()) == html
+
+
 def test_dev_server_mime_types(dist):
     import threading
     import urllib.request
@@ -216,6 +229,14 @@ def test_dev_server_mime_types(dist):
             with urllib.request.urlopen(base + path) as response:
                 assert response.headers["Content-Type"].split(";")[0] == mime, path
                 assert response.headers["X-Content-Type-Options"] == "nosniff"
+                assert response.headers.get("Content-Encoding") is None  # urllib asks for none
+        # A client that accepts brotli gets the precompressed copy, with the original's type.
+        request = urllib.request.Request(base + f"pyodide/{version}/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"})
+        with urllib.request.urlopen(request) as response:
+            assert response.headers["Content-Encoding"] == "br"
+            assert response.headers["Content-Type"] == "application/wasm"
+            assert response.headers["Vary"] == "Accept-Encoding"
+            assert len(response.read()) == (dist / f"pyodide/{version}/pyodide.asm.wasm.br").stat().st_size
     finally:
         httpd.shutdown()
         httpd.server_close()
@@ -258,7 +279,10 @@ def test_service_worker_precaches_everything_and_can_be_disabled(dist, sources, 
     worker = (dist / "sw.js").read_text("utf-8")
     precache = json.loads(worker.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])
     shipped = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
-    assert set(precache) == {"./"} | shipped - {"index.html", "_headers", "sw.js"}
+    copies = {path for path in shipped if path.endswith((".br", ".gz")) and path[:-3] in shipped}
+    assert copies and all(path.endswith((".br", ".gz")) for path in copies)
+    # Everything but the precompressed copies (the cache holds what the browser decoded).
+    assert set(precache) == {"./"} | shipped - copies - {"index.html", "_headers", "sw.js"}
     assert "raglab-" in worker and "unregister" not in worker
 
     edit(sources / "config.yaml", "service_worker: true", "service_worker: false")

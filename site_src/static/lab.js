@@ -106,8 +106,7 @@
     request();
   }
 
-  function onMessage(event) {
-    const message = event.data;
+  function onMessage(message) {
     if (message.type === "progress") {
       setStatus("loading", message.text, message.fraction);
     } else if (message.type === "notice") {
@@ -116,10 +115,16 @@
     } else if (message.type === "ready") {
       ready = true;
       root.dataset.boot = message.boot; // "snapshot", or "plain" when the fast path was not usable
+      for (const [name, at] of Object.entries(message.milestones || {})) {
+        performance.mark(`raglab:worker:${name}`, { startTime: Math.max(0, at - performance.timeOrigin) });
+      }
       request();
     } else if (message.type === "view") {
       busy = false;
+      const applyStart = performance.now();
       applyView(message.view);
+      performance.measure("raglab:apply-view", { start: applyStart });
+      performance.measure("raglab:worker-compute", { start: applyStart - message.ms, duration: message.ms });
       if (inputAt !== null && !queued) {
         performance.measure("raglab:input-to-view", { start: inputAt });
         inputAt = null;
@@ -136,6 +141,9 @@
     } else if (message.type === "error") {
       busy = false;
       fail(message.text, message.detail);
+    } else if (message.type === "worker-error") {
+      busy = false;
+      fail("El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.", message.detail);
     }
   }
 
@@ -242,42 +250,35 @@
     navigator.serviceWorker.register("sw.js").catch((error) => console.warn("raglab: service worker", error));
   }
 
-  function startWorker() {
-    if (location.protocol === "file:") {
+  // The worker was started by boot.js, as early as possible; take it over.
+  function attachWorker() {
+    const boot = window.raglabBoot;
+    window.raglabAttach = null;
+    if (!boot) {
+      fail("No se pudo cargar el arranque del cálculo (boot.js): ves el estado inicial. Recarga la página.");
+    } else if (boot.problem === "file") {
       setStatus(
         "error",
         "Abriste el archivo directamente: ves el estado inicial calculado al publicar la página. " +
           "Para mover los controles, sírvela desde un servidor web (por ejemplo, «make serve» " +
-          "o «python3 -m http.server» en la carpeta dist/) y abre su dirección http://."
+          "o «python3 -m http.server» en la carpeta dist/)."
       );
-      return;
-    }
-    if (!("Worker" in window) || !("WebAssembly" in window)) {
+    } else if (boot.problem === "unsupported") {
       fail("Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.");
-      return;
+    } else if (boot.problem) {
+      fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", boot.problem);
+    } else {
+      worker = boot.worker;
+      boot.take(onMessage);
     }
-    try {
-      worker = new Worker(config.worker, { type: "module" });
-    } catch (error) {
-      fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", error);
-      return;
-    }
-    worker.addEventListener("message", onMessage);
-    worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      fail("El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.", event.message);
-    });
-    const absolute = (url) => new URL(url, document.baseURI).href;
-    worker.postMessage({
-      type: "init",
-      pyodide: absolute(config.pyodide),
-      wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-      snapshot: config.snapshot && { url: absolute(config.snapshot.url), sha256: config.snapshot.sha256 },
-      lock: config.lock,
-    });
   }
 
   readUrl();
   writeUrl();
-  startWorker();
+  if (window.raglabBoot) {
+    attachWorker();
+  } else {
+    window.raglabAttach = attachWorker; // boot.js (async) has not run yet: it calls this when it does
+    setTimeout(() => window.raglabBoot || attachWorker(), 20_000);
+  }
 })();

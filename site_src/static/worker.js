@@ -31,6 +31,9 @@ _install
 
 let computeJson = null;
 let booting = null;
+// Boot milestones (absolute ms since the epoch), sent with "ready" for bench/page.py.
+const milestones = { workerStart: performance.timeOrigin };
+const milestone = (name) => (milestones[name] = performance.timeOrigin + performance.now());
 
 /** A boot failure with the sentence the page shows; the cause goes to the console. */
 class BootFailure extends Error {
@@ -108,12 +111,21 @@ async function verifiedSnapshot({ url, sha256 }) {
         post("progress", { text: `Descargando Python listo para usar (${mb(received)} de ${mb(total)} MB)…`, fraction: 0.1 + 0.6 * (received / total) });
       }
     }
-    const digest = hex(await crypto.subtle.digest("SHA-256", await new Blob(chunks).arrayBuffer()));
+    milestone("snapshotFetched");
+    const whole = new Uint8Array(received);
+    let offset = 0;
+    for (const chunk of chunks) {
+      whole.set(chunk, offset);
+      offset += chunk.length;
+    }
+    const digest = hex(await crypto.subtle.digest("SHA-256", whole));
+    milestone("snapshotHashed");
     if (digest !== sha256) throw new IntegrityError(`snapshot SHA-256 ${digest} != expected ${sha256}`);
   })();
   const inflated = new Response(forInflate.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
   // Judge integrity first: a tampered file usually also fails to inflate, and must say so.
   const [hash, inflate] = await Promise.allSettled([hashed, inflated]);
+  milestone("snapshotInflated");
   if (hash.status === "rejected") throw hash.reason;
   if (inflate.status === "rejected") throw inflate.reason;
   return new Uint8Array(inflate.value);
@@ -133,6 +145,7 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
   // A bad snapshot must fail here, before Pyodide sees a single byte of it.
   await snapshot;
   const py = await Promise.race([restored, wasmFailed]);
+  milestone("pyodideRestored");
   post("progress", { text: "Restaurando Python…", fraction: 0.9 });
   return py.pyimport("raglab_core.browser").compute_json;
 }
@@ -163,6 +176,7 @@ function snapshotUsable(config) {
 }
 
 async function boot(config) {
+  milestone("init");
   const wasmFailed = watchWasmInstantiation();
   const { loadPyodide } = await step(
     "Descargando Python (WebAssembly)…",
@@ -170,6 +184,7 @@ async function boot(config) {
     "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
     () => import(`${config.pyodide}pyodide.mjs`)
   );
+  milestone("pyodideImported");
   if (snapshotUsable(config)) {
     try {
       computeJson = await bootFromSnapshot(loadPyodide, config, wasmFailed);
@@ -193,7 +208,7 @@ self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === "init") {
     booting = boot(message).then(
-      (how) => post("ready", { boot: how }),
+      (how) => post("ready", { boot: how, milestones }),
       (error) => {
         const cause = error.cause || error;
         post("error", {
@@ -206,8 +221,9 @@ self.addEventListener("message", async (event) => {
     await booting;
     if (!computeJson) return; // the boot failed and said so
     try {
+      const started = performance.now();
       const result = JSON.parse(computeJson(JSON.stringify(message.state)));
-      if (result.ok) post("view", { view: result.view });
+      if (result.ok) post("view", { view: result.view, ms: performance.now() - started });
       else post("error", { text: `Estado no válido: ${result.message}`, detail: result.field });
     } catch (error) {
       post("error", {

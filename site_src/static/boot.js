@@ -1,0 +1,53 @@
+/* boot.js — starts the Python worker as early as the page allows.
+ *
+ * Loaded `async` from <head>, it runs while the page is still being parsed and laid out, so the
+ * runtime downloads and restores in parallel with the first paint. lab.js, which needs the whole
+ * DOM, takes the worker over when it runs; messages that arrive before that are kept for it.
+ * Either script may run first: whichever comes second makes the connection.
+ */
+(() => {
+  "use strict";
+
+  const config = JSON.parse(document.getElementById("lab-config").textContent);
+  const kept = [];
+  let deliver = (message) => kept.push(message);
+  const boot = {
+    worker: null,
+    problem: null, // "file", "unsupported", or the error thrown by new Worker()
+    take(onMessage) {
+      deliver = onMessage;
+      for (const message of kept.splice(0)) onMessage(message);
+    },
+  };
+
+  function start() {
+    if (location.protocol === "file:") return "file";
+    if (!("Worker" in window) || !("WebAssembly" in window)) return "unsupported";
+    try {
+      boot.worker = new Worker(config.worker, { type: "module" });
+    } catch (error) {
+      return error;
+    }
+    return null;
+  }
+
+  performance.mark("raglab:boot");
+  boot.problem = start();
+  window.raglabBoot = boot;
+  if (window.raglabAttach) window.raglabAttach(); // lab.js ran first and is waiting
+  if (boot.problem) return;
+
+  boot.worker.addEventListener("message", (event) => deliver(event.data));
+  boot.worker.addEventListener("error", (event) => {
+    event.preventDefault();
+    deliver({ type: "worker-error", detail: event.message || "worker script failed" });
+  });
+  const absolute = (url) => new URL(url, document.baseURI).href;
+  boot.worker.postMessage({
+    type: "init",
+    pyodide: absolute(config.pyodide),
+    wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
+    snapshot: config.snapshot && { url: absolute(config.snapshot.url), sha256: config.snapshot.sha256 },
+    lock: config.lock,
+  });
+})();
