@@ -390,6 +390,11 @@ def make_site() -> dict[str, bytes]:
         files[url] = data
         assets[name] = {"url": url, "integrity": sri(data)}
 
+    samples = {}
+    for path in sorted((SRC / "data" / "sample").glob("*.txt")):
+        files[f"data/sample/{path.name}"] = path.read_bytes()
+        samples[path.stem] = f"data/sample/{path.name}"
+
     lab_config = {
         "worker": assets["worker.js"]["url"] if "worker.js" in assets else "",
         "pyodide": pyodide_base,
@@ -397,6 +402,8 @@ def make_site() -> dict[str, bytes]:
         "snapshot": {"url": snapshot_path, "sha256": hashlib.sha256(snapshot).hexdigest()},
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
+        # The «Tus datos» panel's sample: qrels and two runs, in this order.
+        "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
     }
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     env = template_environment()

@@ -37,11 +37,11 @@ import json
 import os
 import sys
 
-from .evaluation import GAINS, METRICS, compare_runs, evaluate_run
+from .evaluation import GAINS, METRICS
+from .evaluation import build_report as evaluation_report
 from .trec import TrecFormatError, parse_qrels, parse_run
 
 LABELS = {"precision": "P@{k}", "recall": "R@{k}", "mrr": "MRR@{k}", "ndcg": "nDCG@{k}"}
-TEST_NAME = "two-sided paired randomization test (Fisher; Smucker et al. 2007)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,51 +84,10 @@ def _at_least(minimum):
 
 
 def build_report(qrels, runs, k, umbral, gain="exponential", complete=False, permutations=10_000, seed=42):
-    """Evaluate parsed runs: ``(report, notes)``, the JSON-ready report described above and
-    English notes on skipped queries.
-
-    ``runs`` is a list of one or two ``(name, run)``; with two, the second is
-    compared with the first (the baseline).
-    """
-    evaluations = [evaluate_run(qrels, run, k, umbral, gain, complete) for _, run in runs]
-    report = {
-        "k": k,
-        "umbral": umbral,
-        "gain": gain,
-        "runs": [
-            {
-                "name": name,
-                "queries": len(result.per_query),
-                "mean": result.mean._asdict(),
-                "per_query": {qid: scores._asdict() for qid, scores in result.per_query.items()},
-            }
-            for (name, _), result in zip(runs, evaluations)
-        ],
-        "comparison": None,
-    }
-    if len(evaluations) == 2:
-        comparison = compare_runs(*evaluations, permutations=permutations, seed=seed)
-        report["comparison"] = {
-            "baseline": runs[0][0],
-            "candidate": runs[1][0],
-            "queries": len(comparison.queries),
-            "test": TEST_NAME,
-            "permutations": permutations,
-            "seed": seed,
-            "metrics": {
-                name: {
-                    "mean_delta": result.mean_delta,
-                    "wins": result.wins,
-                    "ties": result.ties,
-                    "losses": result.losses,
-                    "p_value": result.p_value,
-                    "per_query": result.deltas,
-                }
-                for name, result in comparison.metrics.items()
-            },
-        }
+    """:func:`raglab_core.evaluation.build_report` plus English notes on skipped queries."""
+    report, evaluations, comparison = evaluation_report(qrels, runs, k, umbral, gain, complete, permutations, seed)
     notes = [note for (name, _), result in zip(runs, evaluations) for note in _skipped(name, result)]
-    if len(evaluations) == 2 and comparison.unpaired:
+    if comparison and comparison.unpaired:
         unpaired = comparison.unpaired
         notes.append(f"comparison: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
     return report, notes

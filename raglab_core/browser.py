@@ -63,4 +63,31 @@ def warm_up() -> int:
     ):
         json.loads(compute_json(json.dumps(state)))
     compute_json("not json")
+    sample = {"qrels": {"name": "q", "text": "q1 0 a 2\nq1 0 b 1\nq2 0 c 1"},
+              "runs": [{"name": "a", "text": "q1 Q0 a 1 0.9 x\nq2 Q0 c 1 0.2 x"},
+                       {"name": "b", "text": '{"q1": {"b": 0.5, "a": 0.1}, "q2": {"d": 1}}'}],
+              "k": 5, "umbral": 1}
+    json.loads(evaluate_json(json.dumps(sample), progress=lambda fraction, text: None))
+    evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "q1 Q0 a 1 0.5 x"}}))
     return len(sys.modules)
+
+
+def evaluate_json(request_json: str, progress=None) -> str:
+    """The «Tus datos» panel for the worker: ``{"ok": true, "panel": …}`` or ``{"ok": false, …}``.
+
+    ``request_json``: ``{"qrels": {"name", "text"}, "runs": [{"name", "text"}, …], "k", "umbral"}``;
+    ``progress(fraction, text)`` is called while reading long files.
+
+    >>> json.loads(evaluate_json('{"qrels": {"name": "q", "text": ""}, "runs": [], "k": 5, "umbral": 1}'))["ok"]
+    False
+    """
+    from .data_panel import evaluate_files
+
+    try:
+        request = json.loads(request_json)
+        if not isinstance(request, dict):
+            raise LabError("La petición debe ser un objeto JSON.")
+        panel = evaluate_files(request.get("qrels"), request.get("runs"), request.get("k"), request.get("umbral"), progress)
+    except (LabError, ValueError) as error:
+        return json.dumps({"ok": False, "field": getattr(error, "field", None), "message": str(error)})
+    return json.dumps({"ok": True, "panel": panel}, allow_nan=False)

@@ -402,3 +402,66 @@ def compare_runs(
             deltas=deltas,
         )
     return Comparison(queries=queries, unpaired=unpaired, permutations=permutations, seed=seed, metrics=compared)
+
+
+# --- the report (the CLI's --json, and the page's «Tus datos» panel) ------------------------------
+
+TEST_NAME = "two-sided paired randomization test (Fisher; Smucker et al. 2007)"
+
+
+def build_report(qrels, runs, k, umbral, gain="exponential", complete=False, permutations=10_000, seed=42):
+    """Evaluate one or two parsed runs: ``(report, evaluations, comparison)``.
+
+    ``runs`` is a list of one or two ``(name, run)``; with two, the second is
+    compared with the first (the baseline). ``report`` is JSON-ready::
+
+        {"k", "umbral", "gain",
+         "runs": [{"name", "queries", "mean": {metric: value},
+                   "per_query": {qid: {metric: value}}}],
+         "comparison": None | {"baseline", "candidate", "queries", "test", "permutations",
+                               "seed", "metrics": {metric: {"mean_delta", "wins", "ties",
+                                                            "losses", "p_value", "per_query"}}}}
+
+    ``evaluations`` (a :class:`RunEvaluation` per run) and ``comparison`` (a
+    :class:`Comparison` or ``None``) carry what the report leaves out, such as
+    the skipped queries.
+    """
+    evaluations = [evaluate_run(qrels, run, k, umbral, gain, complete) for _, run in runs]
+    report = {
+        "k": k,
+        "umbral": umbral,
+        "gain": gain,
+        "runs": [
+            {
+                "name": name,
+                "queries": len(result.per_query),
+                "mean": result.mean._asdict(),
+                "per_query": {qid: scores._asdict() for qid, scores in result.per_query.items()},
+            }
+            for (name, _), result in zip(runs, evaluations)
+        ],
+        "comparison": None,
+    }
+    comparison = None
+    if len(evaluations) == 2:
+        comparison = compare_runs(*evaluations, permutations=permutations, seed=seed)
+        report["comparison"] = {
+            "baseline": runs[0][0],
+            "candidate": runs[1][0],
+            "queries": len(comparison.queries),
+            "test": TEST_NAME,
+            "permutations": permutations,
+            "seed": seed,
+            "metrics": {
+                name: {
+                    "mean_delta": result.mean_delta,
+                    "wins": result.wins,
+                    "ties": result.ties,
+                    "losses": result.losses,
+                    "p_value": result.p_value,
+                    "per_query": result.deltas,
+                }
+                for name, result in comparison.metrics.items()
+            },
+        }
+    return report, evaluations, comparison

@@ -40,3 +40,13 @@ def percent(ratio: float, places: int = 1) -> str:
     ('10,7 %', '0,0 %')
     """
     return f"{decimal(ratio * 100, places)}{NBSP}%"
+
+
+def spanish_list(items) -> str:
+    """Join with commas and a final «y»: ``['a', 'b', 'c'] -> 'a, b y c'``.
+
+    >>> spanish_list(["k"]), spanish_list(["P@10", "R@10", "nDCG@10"])
+    ('k', 'P@10, R@10 y nDCG@10')
+    """
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " y " + items[-1]

@@ -26,7 +26,7 @@ from . import metrics
 from .chunking import footprint
 from .controls import whole_in_range
 from .errors import LabError
-from .formatting import DASH, decimal, integer, percent
+from .formatting import DASH, decimal, integer, percent, spanish_list
 from .ranking import rerank_prefix
 from .scenario import CONTROL_NAMES, MAX_GRADE, validate_scenario
 
@@ -192,9 +192,7 @@ def _text_output(text: str) -> dict:
 def _invalid(names, values) -> str | None:
     """The Spanish list of the invalid controls among ``names`` ("k y el umbral"), or None."""
     bad = [CONTROL_LABELS[name] for name in names if values[name] is None]
-    if not bad:
-        return None
-    return bad[0] if len(bad) == 1 else ", ".join(bad[:-1]) + " y " + bad[-1]
+    return spanish_list(bad) if bad else None
 
 
 def _blocked_by(names, values) -> str | None:

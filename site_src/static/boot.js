@@ -20,11 +20,27 @@
     },
   };
 
+  const absolute = (url) => new URL(url, document.baseURI).href;
+
+  /** A new worker, already told where Python is: the lab's, and one per «Tus datos» evaluation. */
+  function spawn() {
+    const worker = new Worker(config.worker, { type: "module" });
+    worker.postMessage({
+      type: "init",
+      pyodide: absolute(config.pyodide),
+      wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
+      snapshot: config.snapshot && { url: absolute(config.snapshot.url), sha256: config.snapshot.sha256 },
+      lock: config.lock,
+    });
+    return worker;
+  }
+  boot.spawn = spawn;
+
   function start() {
     if (location.protocol === "file:") return "file";
     if (!("Worker" in window) || !("WebAssembly" in window)) return "unsupported";
     try {
-      boot.worker = new Worker(config.worker, { type: "module" });
+      boot.worker = spawn();
     } catch (error) {
       return error;
     }
@@ -41,13 +57,5 @@
   boot.worker.addEventListener("error", (event) => {
     event.preventDefault();
     deliver({ type: "worker-error", detail: event.message || "worker script failed" });
-  });
-  const absolute = (url) => new URL(url, document.baseURI).href;
-  boot.worker.postMessage({
-    type: "init",
-    pyodide: absolute(config.pyodide),
-    wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-    snapshot: config.snapshot && { url: absolute(config.snapshot.url), sha256: config.snapshot.sha256 },
-    lock: config.lock,
   });
 })();

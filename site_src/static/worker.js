@@ -1,10 +1,11 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
  * In:  {type: "init", pyodide, wheel: {url, sha256}, snapshot: {url, sha256} | null, lock}
- *      {type: "compute", state}
+ *      {type: "compute", state}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
- *      {type: "error", text, detail} when something fails for good.
+ *      {type: "error", text, detail} when something fails for good; {type: "eval-progress",
+ *      fraction, text} and {type: "evaluated", ok, panel | message} for an evaluation.
  *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
@@ -30,6 +31,7 @@ _install
 `;
 
 let computeJson = null;
+let evaluateJson = null;
 let booting = null;
 // Boot milestones (absolute ms since the epoch), sent with "ready" for bench/page.py.
 const milestones = { workerStart: performance.timeOrigin };
@@ -147,7 +149,7 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
   const py = await Promise.race([restored, wasmFailed]);
   milestone("pyodideRestored");
   post("progress", { text: "Restaurando Python…", fraction: 0.9 });
-  return py.pyimport("raglab_core.browser").compute_json;
+  return py.pyimport("raglab_core.browser");
 }
 
 async function bootPlain(loadPyodide, config, wasmFailed) {
@@ -166,7 +168,7 @@ async function bootPlain(loadPyodide, config, wasmFailed) {
     "El núcleo de cálculo descargado no coincide con el publicado (falla su SHA-256), así que no se usa.",
     () => py.runPython(INSTALL_WHEEL)(new Uint8Array(bytes), config.wheel.sha256)
   );
-  return py.pyimport("raglab_core.browser").compute_json;
+  return py.pyimport("raglab_core.browser");
 }
 
 function snapshotUsable(config) {
@@ -187,7 +189,7 @@ async function boot(config) {
   milestone("pyodideImported");
   if (snapshotUsable(config)) {
     try {
-      computeJson = await bootFromSnapshot(loadPyodide, config, wasmFailed);
+      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed));
       return "snapshot";
     } catch (error) {
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
@@ -200,8 +202,27 @@ async function boot(config) {
       }
     }
   }
-  computeJson = await bootPlain(loadPyodide, config, wasmFailed);
+  connect(await bootPlain(loadPyodide, config, wasmFailed));
   return "plain";
+}
+
+function connect(bridge) {
+  computeJson = bridge.compute_json;
+  evaluateJson = bridge.evaluate_json;
+}
+
+/** The «Tus datos» panel: read the files here (they never leave the browser), evaluate in Python. */
+async function evaluate(request) {
+  const read = async (item) => ({ name: item.name, text: item.file ? await item.file.text() : item.text });
+  const payload = {
+    qrels: await read(request.qrels),
+    runs: await Promise.all(request.runs.map(read)),
+    k: request.k,
+    umbral: request.umbral,
+  };
+  const progress = (fraction, text) => post("eval-progress", { fraction, text });
+  const result = JSON.parse(evaluateJson(JSON.stringify(payload), progress));
+  post("evaluated", result);
 }
 
 self.addEventListener("message", async (event) => {
@@ -217,6 +238,14 @@ self.addEventListener("message", async (event) => {
         });
       }
     );
+  } else if (message.type === "evaluate") {
+    await booting;
+    if (!evaluateJson) return;
+    try {
+      await evaluate(message.request);
+    } catch (error) {
+      post("evaluated", { ok: false, message: "No se pudieron leer los ficheros.", detail: String(error) });
+    }
   } else if (message.type === "compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so
