@@ -66,3 +66,21 @@ def state_from_url(url: str) -> dict:
 
 def expected_view(state: dict) -> dict:
     return compute(state)
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser, browser_context_args):
+    """One browser context for the session: its HTTP and compiled-wasm caches make every page after
+    the first boot faster, as on a reader's repeat visit. Service workers are blocked in it, so
+    that `page.route` sees every request and no test leaves a worker behind for the next; the
+    offline tests make contexts of their own."""
+    context = browser.new_context(**browser_context_args, service_workers="block")
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(shared_context):
+    page = shared_context.new_page()
+    yield page
+    page.close()

@@ -7,6 +7,8 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
+from raglab_core.data_panel import evaluate_files
+
 from ..conftest import ROOT
 from .test_lab import Lab
 
@@ -101,13 +103,15 @@ def test_drag_and_drop_and_paste(lab):
     )
     page.dispatch_event('[data-slot="qrels"]', "drop", {"dataTransfer": transfer})
     expect(page.locator('[data-slot-status="qrels"]')).to_have_text("Elegido: fichero «arrastrado.qrels».")
+    pasted = "".join(FILES[1].read_text().splitlines(keepends=True)[:150])  # the first 5 queries
     page.locator('[data-slot="run-a"] summary').click()
-    page.fill('[data-paste-for="run-a"]', FILES[1].read_text())
+    page.fill('[data-paste-for="run-a"]', pasted)
     page.click('[data-action="evaluate"]')
     evaluated(page)
     expect(page.locator('[data-panel-output="comparison"]')).to_be_hidden()
     means = raw_cells(page, '[data-panel-output="means"] tr')
-    assert float(means[0][3]) == cli_report(5, 2)["runs"][0]["mean"]["ndcg"]
+    expected = evaluate_files({"name": "q", "text": text}, [{"name": "r", "text": pasted}], 5, 2)
+    assert [float(v) for v in means[0]] == [cell["raw"] for cell in expected["means"][0]["cells"]]
 
 
 @pytest.mark.parametrize(
@@ -153,3 +157,14 @@ def test_missing_inputs_and_cancel(lab):
     expect(cancel).to_be_hidden()
     page.click('[data-action="sample"]')  # and the next evaluation works
     evaluated(page)
+
+
+def test_results_are_accessible(lab):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = lab.page
+    page.click('[data-action="sample"]')
+    evaluated(page)
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]}})
+    violations = results.response["violations"]
+    assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
