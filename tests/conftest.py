@@ -16,3 +16,13 @@ def load_scenario() -> dict:
 @pytest.fixture
 def scenario() -> dict:
     return load_scenario()
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory):
+    """dist/ built once per session from the current sources, in a temporary directory."""
+    import build
+
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build.build(out)
+    return out

@@ -50,14 +50,12 @@ class PageParser(HTMLParser):
             self.outputs[self._capture]["text"] += data
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("build") / "dist"
-    build.build(out)
-    return out
+@pytest.fixture
+def dist(site_dir):
+    return site_dir
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def parsed(dist):
     parser = PageParser()
     parser.feed((dist / "index.html").read_text("utf-8"))

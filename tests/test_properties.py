@@ -80,7 +80,7 @@ def texts_of(view):
     yield from view["announcements"].values()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.sampled_from(NAMES), control_value))
 def test_compute_on_any_control_values_gives_clean_json(values):
     view = compute({"scenario": load_scenario(), **values})
@@ -94,7 +94,7 @@ def test_compute_on_any_control_values_gives_clean_json(values):
             assert math.isfinite(float(output["raw"]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(json_like | st.dictionaries(st.sampled_from(NAMES + ["scenario"]), json_like))
 def test_compute_raises_nothing_but_laberror(state):
     try:
@@ -104,7 +104,7 @@ def test_compute_raises_nothing_but_laberror(state):
     json.dumps(view, allow_nan=False)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.data())
 def test_compute_survives_a_mangled_scenario(data):
     scenario = load_scenario()

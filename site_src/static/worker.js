@@ -153,15 +153,18 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
 }
 
 async function bootPlain(loadPyodide, config, wasmFailed) {
-  const wheel = fetchOk(config.wheel.url).then((response) => response.arrayBuffer());
-  wheel.catch(() => {});
-  const py = await step(
-    "Descargando e iniciando Python (WebAssembly)…",
-    0.2,
-    "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-    () => Promise.race([loadPyodide({ indexURL: config.pyodide, lockFileContents: config.lock, packages: [] }), wasmFailed])
-  );
-  const bytes = await step("Descargando el núcleo de cálculo…", 0.8, "No se pudo descargar el núcleo de cálculo.", () => wheel);
+  // Both downloads at once, and the first failure ends the boot (no waiting for the other).
+  const [py, bytes] = await Promise.all([
+    step(
+      "Descargando e iniciando Python (WebAssembly)…",
+      0.2,
+      "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
+      () => Promise.race([loadPyodide({ indexURL: config.pyodide, lockFileContents: config.lock, packages: [] }), wasmFailed])
+    ),
+    step("Descargando el núcleo de cálculo…", 0.2, "No se pudo descargar el núcleo de cálculo.", () =>
+      fetchOk(config.wheel.url).then((response) => response.arrayBuffer())
+    ),
+  ]);
   await step(
     "Comprobando e instalando el núcleo de cálculo…",
     0.9,

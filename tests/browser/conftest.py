@@ -30,13 +30,6 @@ TEXT_OUTPUTS = ["metrics_reading", "chunking_reading"]
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "dist"
-    build.build(out)
-    return out
-
-
-@pytest.fixture(scope="session")
 def server(site_dir):
     httpd = build.make_server(site_dir, 0)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

@@ -37,6 +37,17 @@ def lab(page, base_url):
     assert lab.errors == []
 
 
+@pytest.fixture(scope="module")
+def panel_page(shared_context, base_url):
+    """One page for the bad-file cases: each pastes both inputs anew."""
+    page = shared_context.new_page()
+    Lab(page, base_url)
+    for slot in ("qrels", "run-a"):
+        page.locator(f'[data-slot="{slot}"] summary').click()
+    yield page
+    page.close()
+
+
 def evaluated(page):
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=60_000)
 
@@ -124,10 +135,9 @@ def test_drag_and_drop_and_paste(lab):
     ],
     ids=["bad relevance", "run as qrels", "NaN score", "qrels as run"],
 )
-def test_bad_files_get_a_spanish_message_with_the_line(lab, qrels, run, message):
-    page = lab.page
+def test_bad_files_get_a_spanish_message_with_the_line(panel_page, qrels, run, message):
+    page = panel_page
     for slot, text in (("qrels", qrels), ("run-a", run)):
-        page.locator(f'[data-slot="{slot}"] summary').click()
         page.fill(f'[data-paste-for="{slot}"]', text)
     page.click('[data-action="evaluate"]')
     expect(page.locator("[data-data-error]")).to_contain_text(message, timeout=60_000)
