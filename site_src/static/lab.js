@@ -161,10 +161,19 @@
 
   // --- writing the view ----------------------------------------------------------------------
 
+  // Writes only what changed: an unchanged node costs the browser no style or layout work.
+  function setText(node, text) {
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  function setData(node, key, value) {
+    if (node.dataset[key] !== value) node.dataset[key] = value;
+  }
+
   function applyView(view) {
     for (const [name, control] of Object.entries(view.controls)) {
       const error = control.error || "";
-      for (const box of document.querySelectorAll(`[data-error-for="${name}"]`)) box.textContent = error;
+      for (const box of document.querySelectorAll(`[data-error-for="${name}"]`)) setText(box, error);
       const input = controls[name];
       if (!input) continue;
       if (error) input.setAttribute("aria-invalid", "true");
@@ -172,11 +181,11 @@
     }
     for (const [name, output] of Object.entries(view.outputs)) {
       for (const node of document.querySelectorAll(`[data-output="${name}"]`)) {
-        node.textContent = output.text;
-        if (node.hasAttribute("data-value")) node.dataset.value = output.raw;
+        setText(node, output.text);
+        if (node.hasAttribute("data-value")) setData(node, "value", output.raw);
       }
       const note = document.querySelector(`[data-note-for="${name}"]`);
-      if (note) note.textContent = output.note || "";
+      if (note) setText(note, output.note || "");
     }
     applyRanking(view.ranking);
     scheduleAnnouncement(view.announcements);
@@ -185,11 +194,11 @@
   function applyRanking(viewRows) {
     for (const row of viewRows) {
       const item = rows[row.id];
-      item.dataset.grade = String(row.grade);
-      item.dataset.inK = String(row.in_k);
-      item.dataset.reranked = String(row.reranked);
-      item.dataset.relevant = String(row.relevant);
-      for (const field of item.querySelectorAll("[data-field]")) field.textContent = String(row[field.dataset.field]);
+      setData(item, "grade", String(row.grade));
+      setData(item, "inK", String(row.in_k));
+      setData(item, "reranked", String(row.reranked));
+      setData(item, "relevant", String(row.relevant));
+      for (const field of item.querySelectorAll("[data-field]")) setText(field, String(row[field.dataset.field]));
       const select = gradeSelects[row.id];
       if (select.value !== String(row.grade)) select.value = String(row.grade);
     }

@@ -139,6 +139,8 @@ def test_server_rendered_page_equals_the_core_before_and_after_python(page, base
 
 
 def test_sliders_by_keyboard(lab):
+    expect(lab.page.locator(".file-note")).to_be_hidden()  # served: the stylesheet hides it
+    expect(lab.page.locator("html")).to_have_attribute("data-boot", "snapshot")
     assert lab.press("k", "ArrowRight") == "6"
     lab.expect_matches_core()
     assert lab.press("k", "End") == "12"
@@ -236,7 +238,3 @@ def test_opened_from_disk_it_shows_the_server_render_and_how_to_serve_it(page, s
     expect(note).to_contain_text("sirve la carpeta con un servidor web")
     view = compute({"scenario": load_scenario()})
     expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
-
-
-def test_served_page_hides_the_file_note(lab):
-    expect(lab.page.locator(".file-note")).to_be_hidden()
