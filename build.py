@@ -258,23 +258,27 @@ def make_snapshot(pyodide_files: dict[str, bytes], wheel: bytes) -> bytes:
     node = shutil.which("node")
     if not node:
         raise BuildError(SNAPSHOT_SCRIPT, "Node.js (>= 20) is needed to make the Pyodide snapshot: install it, then run `make`")
-    import gzip
     import subprocess
 
     with tempfile.TemporaryDirectory() as tmp:
-        wheel_path, raw_path = Path(tmp) / "core.whl", Path(tmp) / "snapshot.bin"
+        wheel_path, out_path = Path(tmp) / "core.whl", Path(tmp) / "snapshot.bin.gz"
         wheel_path.write_bytes(wheel)
-        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(PYODIDE_DIR), str(wheel_path), str(raw_path)],
+        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(PYODIDE_DIR), str(wheel_path), str(out_path)],
                                 capture_output=True, text=True)
-        if result.returncode or not raw_path.exists():
+        if result.returncode or not out_path.exists():
             detail = (result.stderr or result.stdout).strip().splitlines()[-5:]
             raise BuildError(SNAPSHOT_SCRIPT, "making the Pyodide snapshot failed: " + " | ".join(detail))
-        compressed = gzip.compress(raw_path.read_bytes(), compresslevel=9, mtime=0)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(".tmp")
-    partial.write_bytes(compressed)
-    os.replace(partial, cached)
+        compressed = out_path.read_bytes()
+    store(cached, compressed)
     return compressed
+
+
+def store(path: Path, data: bytes) -> None:
+    """Write a cache entry atomically: a build interrupted mid-write leaves no half file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_bytes(data)
+    os.replace(partial, path)
 
 
 # --- assets and rendering -----------------------------------------------------------------
@@ -395,8 +399,10 @@ def make_site() -> dict[str, bytes]:
         files[f"data/sample/{path.name}"] = path.read_bytes()
         samples[path.stem] = f"data/sample/{path.name}"
 
+    if "worker.js" not in assets:  # named by no template, only by the page's configuration
+        raise BuildError(SRC / "static" / "worker.js", "missing asset: the page's Python worker")
     lab_config = {
-        "worker": assets["worker.js"]["url"] if "worker.js" in assets else "",
+        "worker": assets["worker.js"]["url"],
         "pyodide": pyodide_base,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
         "snapshot": {"url": snapshot_path, "sha256": hashlib.sha256(snapshot).hexdigest()},
@@ -442,10 +448,7 @@ def cached_transform(data: bytes, kind: str, transform) -> bytes:
     if cached.exists():
         return cached.read_bytes()
     result = transform(data)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_name(cached.name + ".tmp")
-    partial.write_bytes(result)
-    os.replace(partial, cached)
+    store(cached, result)
     return result
 
 
@@ -518,7 +521,9 @@ def make_server(directory: Path, port: int = 0):
         extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
 
         def end_headers(self):
-            self.send_header("Cache-Control", "no-cache")
+            # Content-addressed paths never change (a rebuild renames them), as dist/_headers says.
+            immutable = self.path.startswith(("/assets/", "/pyodide/"))
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable" if immutable else "no-cache")
             self.send_header("X-Content-Type-Options", "nosniff")
             super().end_headers()
 

@@ -1,6 +1,6 @@
 // Make the Pyodide memory snapshot the page boots from (called by build.py; Node >= 20).
 //
-//   node snapshot.mjs PYODIDE_DIR WHEEL OUT
+//   node snapshot.mjs PYODIDE_DIR WHEEL OUT       (OUT: the snapshot, gzipped)
 //
 // Boots Pyodide in Node, installs the raglab_core wheel with unpackArchive (loadPackage before a
 // snapshot fails: "Unexpected hiwire entry", pyodide #5195/#6418), imports and exercises the core
@@ -9,6 +9,7 @@
 // the version and caches snapshots by the hashes of Pyodide's files, this script and the wheel.
 import nodeCrypto from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -63,5 +64,7 @@ const modules = pyodide.runPython(
   "import importlib; importlib.invalidate_caches(); import raglab_core.browser; raglab_core.browser.warm_up()"
 );
 const snapshot = pyodide.makeMemorySnapshot();
-writeFileSync(outPath, snapshot);
+// The page inflates it with DecompressionStream, which knows gzip (not brotli). Node's gzip
+// header carries no time, so the bytes are reproducible.
+writeFileSync(outPath, gzipSync(snapshot, { level: 9 }));
 console.log(JSON.stringify({ bytes: snapshot.length, modules }));

@@ -94,7 +94,7 @@ def test_compute_on_any_control_values_gives_clean_json(values):
             assert math.isfinite(float(output["raw"]))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(json_like | st.dictionaries(st.sampled_from(NAMES + ["scenario"]), json_like))
 def test_compute_raises_nothing_but_laberror(state):
     try:

@@ -4,15 +4,12 @@ Browser tests never skip: without a Chromium they fail with the way to get one.
 """
 
 import threading
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 import build
-from raglab_core import compute
 
 from ..chromium import HOW_TO_GET_ONE, find_chromium
-from ..conftest import load_scenario
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -50,15 +47,6 @@ def browser_type_launch_args(browser_type_launch_args):
     if not path:
         pytest.fail(HOW_TO_GET_ONE)
     return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_ARGS}
-
-
-def state_from_url(url: str) -> dict:
-    """The state the page should show for ``url``: the scenario plus the URL's parameters."""
-    return {"scenario": load_scenario(), **dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))}
-
-
-def expected_view(state: dict) -> dict:
-    return compute(state)
 
 
 @pytest.fixture(scope="session")
