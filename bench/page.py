@@ -261,6 +261,10 @@ def report(results):
         steps = ", ".join(f"{n} {statistics.median([r['marks'][n] for r in lab['cold'] if n in r['marks']]):.0f}"
                           for n in names)
         print(f"\nworker boot milestones, cold (ms after navigation start, medians): {steps}")
+    wire = statistics.median(r["wire_bytes"] for r in lab["cold"]) / statistics.median(r["wire_bytes"] for r in plain["cold"])
+    decoded = statistics.median(r["decoded_bytes"] for r in lab["cold"]) / statistics.median(
+        r["decoded_bytes"] for r in plain["cold"])
+    print(f"\nfirst-visit bytes, this page / plain boot: {wire:.2f}× on the wire (compressed), {decoded:.2f}× decoded")
     ssr = all(r.get("ssr_at_fcp") for r in lab["cold"])
     print(f"\nserver-rendered numbers present at first contentful paint: {'yes' if ssr else 'NO'}")
     latency = results["latency_ms"]
