@@ -107,7 +107,7 @@ async function verifiedSnapshot({ url, sha256 }) {
       if (done) break;
       chunks.push(value);
       received += value.length;
-      if (total && received - reported > total / 20) {
+      if (total && received - reported > total / 20 && received <= total) {
         reported = received;
         const mb = (n) => (n / 1e6).toFixed(1).replace(".", ",");
         post("progress", { text: `Descargando Python listo para usar (${mb(received)} de ${mb(total)} MB)…`, fraction: 0.1 + 0.6 * (received / total) });
