@@ -114,7 +114,7 @@ def in_the_page(qrels_path, run_path, repeat):
             page.set_input_files('[data-file-for="run-a"]', str(run_path))
             status = page.locator("[data-data-status]")
             times, responsive = [], []
-            for attempt in range(repeat + 1):
+            for _ in range(repeat + 1):
                 page.evaluate("window.__longTasks.length = 0; performance.clearMeasures('raglab:input-to-view')")
                 start = time.perf_counter()
                 page.click('[data-action="evaluate"]')

@@ -145,7 +145,6 @@ def input_latency(context, url: str, changes: int) -> list[float]:
     slider = page.locator('[name="k"]')
     slider.focus()
     for i in range(changes):
-        before = page.locator('[data-output="precision"]').get_attribute("data-value")
         slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
         deadline = time.time() + 5
         while page.evaluate("performance.getEntriesByName('raglab:input-to-view').length") <= i and time.time() < deadline:

@@ -47,7 +47,6 @@
     return null;
   }
 
-  performance.mark("raglab:boot");
   boot.problem = start();
   window.raglabBoot = boot;
   if (window.raglabAttach) window.raglabAttach(); // lab.js ran first and is waiting
