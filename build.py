@@ -23,54 +23,22 @@ import shutil
 import sys
 import tempfile
 import traceback
-import xml.etree.ElementTree as etree
 from pathlib import Path, PurePosixPath
 
 import jinja2
-import markdown
 import yaml
-from latex2mathml.converter import convert as latex_to_mathml
-from markdown.inlinepatterns import InlineProcessor
-from markdown.preprocessors import Preprocessor
 
-ROOT = Path(__file__).resolve().parent
+from raglab_site import ROOT, BuildError
+from raglab_site import headers as site_headers
+from raglab_site.cache import cached_transform
+from raglab_site.markdown_math import MathError, render_markdown
+from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, make_snapshot, read_pyodide
+
 SRC = ROOT / "site_src"
-PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
-# What the page loads from the pyodide package (the rest of it is never requested). The lock file
-# is not among them: the worker passes Pyodide a minimal lock inline, as the page loads no package.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-# A snapshot-booted page needs no standard library archive (every module it uses is in the
-# snapshot's heap), but Pyodide fetches one anyway: give it an empty zip (22 bytes).
-EMPTY_ZIP = b"PK\x05\x06" + bytes(18)
-SNAPSHOT_SCRIPT = ROOT / "snapshot.mjs"
-CACHE = Path(os.environ.get("RAGLAB_CACHE", ROOT / ".cache"))
-# Fixed zip timestamps make the wheel, and so dist/, byte-identical across builds.
-SOURCE_DATE_EPOCH = "315532800"
-CSP = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-    "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
-    "base-uri 'none'; form-action 'none'"
-)
 
 sys.path.insert(0, str(ROOT))
 from raglab_core import LabError  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
-
-
-class BuildError(Exception):
-    """A problem in the sources; ``str()`` is ``path:line: message``."""
-
-    def __init__(self, path: Path | str, message: str, line: int | None = None):
-        self.path, self.message, self.line = Path(path), message, line
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        try:
-            shown = self.path.resolve().relative_to(ROOT)
-        except ValueError:
-            shown = self.path
-        where = f"{shown}:{self.line}" if self.line else f"{shown}"
-        return f"{where}: {self.message}"
 
 
 # --- reading the sources ------------------------------------------------------------------
@@ -140,147 +108,6 @@ def read_scenario(path: Path) -> dict:
     return scenario
 
 
-# --- Markdown with LaTeX formulas rendered to MathML at build time ------------------------
-
-
-class MathError(ValueError):
-    def __init__(self, latex: str, reason: str):
-        super().__init__(f"cannot convert formula ${latex}$ to MathML: {reason}")
-        self.latex = latex
-
-
-def mathml(latex: str, display: str) -> str:
-    """MathML for ``latex`` (no xmlns: the HTML parser puts <math> in the MathML namespace)."""
-    try:
-        html = latex_to_mathml(latex, display=display)
-    except Exception as error:  # latex2mathml raises a family of its own exception types
-        raise MathError(latex, str(error) or type(error).__name__) from None
-    unknown = re.search(r">(\\[A-Za-z]+)<", html)
-    if unknown:  # latex2mathml passes unknown commands through as text
-        raise MathError(latex, f"unknown command {unknown.group(1)}")
-    return html.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)
-
-
-class DisplayMath(Preprocessor):
-    """``$$ … $$`` on its own line becomes a MathML block (stashed, so Markdown leaves it alone)."""
-
-    def run(self, lines):
-        out = []
-        for line in lines:
-            match = re.fullmatch(r"\s*\$\$(.+)\$\$\s*", line)
-            if match:
-                html = (
-                    # Focusable: on a narrow screen a long formula scrolls, and keyboards must reach it.
-                    f'<div class="formula" tabindex="0" role="group" aria-label="Fórmula">'
-                    f'{mathml(match.group(1).strip(), "block")}</div>'
-                )
-                out.append(self.md.htmlStash.store(html))
-            else:
-                out.append(line)
-        return out
-
-
-class InlineMath(InlineProcessor):
-    """``$ … $`` inside a paragraph becomes inline MathML."""
-
-    def handleMatch(self, m, data):
-        element = etree.Element("span", {"class": "math"})
-        element.text = self.md.htmlStash.store(mathml(m.group(1), "inline"))
-        return element, m.start(0), m.end(0)
-
-
-class MathExtension(markdown.Extension):
-    def extendMarkdown(self, md):
-        md.preprocessors.register(DisplayMath(md), "display_math", 27)
-        # Before escapes (180) and emphasis, so "\," and "_" inside formulas stay LaTeX.
-        md.inlinePatterns.register(InlineMath(r"(?<!\\)\$([^$\n]+?)\$", md), "inline_math", 185)
-
-
-def render_markdown(text: str) -> str:
-    return markdown.markdown(text, extensions=["attr_list", MathExtension()], output_format="html")
-
-
-# --- the browser runtime: Pyodide and the core wheel --------------------------------------
-
-
-def read_pyodide() -> tuple[str, dict[str, bytes], dict]:
-    """The pinned Pyodide version, the files the page loads and the lock file's ``info``."""
-    pinned = json.loads(read_text(ROOT / "package.json"))["dependencies"]["pyodide"]
-    manifest = PYODIDE_DIR / "package.json"
-    if not manifest.exists():
-        raise BuildError(PYODIDE_DIR, "Pyodide is not installed: run `npm ci` (or `make`)")
-    installed = json.loads(read_text(manifest))["version"]
-    if installed != pinned:
-        raise BuildError(manifest, f"Pyodide {installed} is installed but package.json pins {pinned}: run `npm ci`")
-    files = {}
-    for name in PYODIDE_FILES:
-        path = PYODIDE_DIR / name
-        if not path.exists():
-            raise BuildError(path, "missing from the Pyodide package: run `npm ci`")
-        files[name] = path.read_bytes()
-    lock_info = json.loads(read_text(PYODIDE_DIR / "pyodide-lock.json"))["info"]
-    return installed, files, lock_info
-
-
-def build_wheel() -> tuple[str, bytes]:
-    """Build raglab_core's wheel with its PEP 517 backend (flit_core), reproducibly."""
-    import flit_core.buildapi as backend
-
-    previous_cwd, previous_epoch = os.getcwd(), os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
-    try:
-        os.chdir(ROOT)
-        with tempfile.TemporaryDirectory() as tmp:
-            name = backend.build_wheel(tmp)
-            return name, (Path(tmp) / name).read_bytes()
-    finally:
-        os.chdir(previous_cwd)
-        if previous_epoch is None:
-            os.environ.pop("SOURCE_DATE_EPOCH", None)
-        else:
-            os.environ["SOURCE_DATE_EPOCH"] = previous_epoch
-
-
-def make_snapshot(pyodide_files: dict[str, bytes], wheel: bytes) -> bytes:
-    """The gzipped Pyodide memory snapshot with raglab_core imported (see snapshot.mjs).
-
-    Making one takes seconds (Node boots Pyodide), so it is cached under .cache/ (or
-    $RAGLAB_CACHE) by the hashes of everything it depends on: Pyodide's files, the wheel and the
-    script itself. snapshot.mjs makes it reproducibly, so a cache miss gives the same bytes.
-    """
-    key = hashlib.sha256()
-    for name in sorted(pyodide_files):
-        key.update(name.encode() + hashlib.sha256(pyodide_files[name]).digest())
-    key.update(hashlib.sha256(wheel).digest() + hashlib.sha256(SNAPSHOT_SCRIPT.read_bytes()).digest())
-    cached = CACHE / "snapshots" / f"{key.hexdigest()[:24]}.bin.gz"
-    if cached.exists():
-        return cached.read_bytes()
-    node = shutil.which("node")
-    if not node:
-        raise BuildError(SNAPSHOT_SCRIPT, "Node.js (>= 20) is needed to make the Pyodide snapshot: install it, then run `make`")
-    import subprocess
-
-    with tempfile.TemporaryDirectory() as tmp:
-        wheel_path, out_path = Path(tmp) / "core.whl", Path(tmp) / "snapshot.bin.gz"
-        wheel_path.write_bytes(wheel)
-        result = subprocess.run([node, str(SNAPSHOT_SCRIPT), str(PYODIDE_DIR), str(wheel_path), str(out_path)],
-                                capture_output=True, text=True)
-        if result.returncode or not out_path.exists():
-            detail = (result.stderr or result.stdout).strip().splitlines()[-5:]
-            raise BuildError(SNAPSHOT_SCRIPT, "making the Pyodide snapshot failed: " + " | ".join(detail))
-        compressed = out_path.read_bytes()
-    store(cached, compressed)
-    return compressed
-
-
-def store(path: Path, data: bytes) -> None:
-    """Write a cache entry atomically: a build interrupted mid-write leaves no half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".tmp")
-    partial.write_bytes(data)
-    os.replace(partial, path)
-
-
 # --- assets and rendering -----------------------------------------------------------------
 
 
@@ -288,8 +115,9 @@ def short_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:12]
 
 
-def sri(data: bytes) -> str:
-    return "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode()
+def subresource_integrity(data: bytes, algorithm: str = "sha384") -> str:
+    """An ``integrity`` value (https://www.w3.org/TR/SRI/): the algorithm, a dash, the base64 digest."""
+    return f"{algorithm}-" + base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
 
 
 def hashed_name(name: str, data: bytes) -> str:
@@ -313,7 +141,8 @@ def template_environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(SRC / "templates"),
         undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(["j2", "html"]),
+        # HTML escaping for HTML templates only: in _headers or sw.js an escaped quote is a bug.
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default=False),
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -357,7 +186,8 @@ def page_context(page, config, scenario, view, assets, lab_config) -> dict:
         "config": config,
         "scenario": scenario,
         "view": view,
-        "csp": CSP,
+        "csp": site_headers.CSP,
+        "header_rules": site_headers.site_rules(),
         "asset": asset,
         "integrity": integrity,
         "lab_config": lab_config,
@@ -376,7 +206,7 @@ def make_site() -> dict[str, bytes]:
     view = compute(default_state(scenario))
     pyodide_version, pyodide_files, lock_info = read_pyodide()
     wheel_name, wheel = build_wheel()
-    snapshot = make_snapshot(pyodide_files, wheel)
+    snapshot = make_snapshot(wheel)
 
     files: dict[str, bytes] = {}
     pyodide_base = f"pyodide/{pyodide_version}/"
@@ -385,14 +215,16 @@ def make_site() -> dict[str, bytes]:
     files[pyodide_base + "empty.zip"] = EMPTY_ZIP
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
-    snapshot_path = f"assets/snapshot.{short_hash(snapshot)}.bin.gz"
+    # Gzip inside, but no ".gz" name: some hosts (Apache's AddEncoding, S3 metadata) would then
+    # label it Content-Encoding: gzip, and the browser would inflate it before the worker could.
+    snapshot_path = f"assets/snapshot.{short_hash(snapshot)}.bin"
     files[snapshot_path] = snapshot
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
         url = "assets/" + (name if name.endswith((".svg", ".png", ".ico")) else hashed_name(name, data))
         files[url] = data
-        assets[name] = {"url": url, "integrity": sri(data)}
+        assets[name] = {"url": url, "integrity": subresource_integrity(data)}
 
     samples = {}
     for path in sorted((SRC / "data" / "sample").glob("*.txt")):
@@ -404,8 +236,9 @@ def make_site() -> dict[str, bytes]:
     lab_config = {
         "worker": assets["worker.js"]["url"],
         "pyodide": pyodide_base,
+        "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
-        "snapshot": {"url": snapshot_path, "sha256": hashlib.sha256(snapshot).hexdigest()},
+        "snapshot": {"url": snapshot_path, "integrity": subresource_integrity(snapshot, "sha256")},
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
@@ -418,10 +251,28 @@ def make_site() -> dict[str, bytes]:
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
     add_precompressed(files)
     files["sw.js"] = render_service_worker(env, files, enabled=lab_config["serviceWorker"])
+    check_no_html_entities(files)
     return files
 
 
-COMPRESSIBLE = (".wasm", ".mjs", ".js", ".css", ".html", ".svg", ".json")
+# What HTML autoescaping writes (markupsafe: & < > " '): in a file that is not HTML, always a bug.
+HTML_ENTITY = re.compile(rb"&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
+NOT_TEXT = (".br", ".gz", ".wasm", ".zip", ".whl", ".bin", ".png", ".ico")
+
+
+def check_no_html_entities(files: dict[str, bytes]) -> None:
+    """Fail the build when a file other than HTML holds an HTML entity (an escaped template value)."""
+    for path, data in sorted(files.items()):
+        if path.endswith((".html", *NOT_TEXT)):
+            continue
+        found = HTML_ENTITY.search(data)
+        if found:
+            line = data.count(b"\n", 0, found.start()) + 1
+            raise BuildError(SRC / "templates", f"dist/{path}:{line} holds the HTML entity {found.group().decode()}: "
+                                                "only HTML templates may be HTML-escaped")
+
+
+COMPRESSIBLE = (".wasm", ".js", ".css", ".html", ".svg", ".json")
 
 
 def add_precompressed(files: dict[str, bytes]) -> None:
@@ -440,16 +291,6 @@ def add_precompressed(files: dict[str, bytes]) -> None:
         quality = 9 if len(data) > 1_000_000 else 11
         files[path + ".br"] = cached_transform(data, f"q{quality}.br", lambda d: brotli.compress(d, quality=quality))
         files[path + ".gz"] = cached_transform(data, "9.gz", lambda d: gzip.compress(d, compresslevel=9, mtime=0))
-
-
-def cached_transform(data: bytes, kind: str, transform) -> bytes:
-    """``transform(data)``, remembered under .cache/ by the content's hash (a deterministic transform)."""
-    cached = CACHE / "compressed" / f"{hashlib.sha256(data).hexdigest()[:24]}.{kind}"
-    if cached.exists():
-        return cached.read_bytes()
-    result = transform(data)
-    store(cached, result)
-    return result
 
 
 def is_precompressed_copy(path: str, files) -> bool:
@@ -498,94 +339,6 @@ def build(out: Path) -> dict[str, bytes]:
     return files
 
 
-# --- development server -------------------------------------------------------------------
-
-MIME_TYPES = {
-    ".wasm": "application/wasm",
-    ".mjs": "text/javascript",
-    ".js": "text/javascript",
-    ".json": "application/json",
-    ".whl": "application/zip",
-    ".zip": "application/zip",
-    ".svg": "image/svg+xml",
-    "": "application/octet-stream",
-}
-
-
-def make_server(directory: Path, port: int = 0):
-    """A threaded HTTP server for ``directory`` on 127.0.0.1 (port 0: any free port), not yet started."""
-    import functools
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-    class Handler(SimpleHTTPRequestHandler):
-        extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-
-        def end_headers(self):
-            # Content-addressed paths never change (a rebuild renames them), as dist/_headers says.
-            immutable = self.path.startswith(("/assets/", "/pyodide/"))
-            self.send_header("Cache-Control", "public, max-age=31536000, immutable" if immutable else "no-cache")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            super().end_headers()
-
-        def send_head(self):
-            """Serve X.br or X.gz for X when the client accepts it and the copy exists."""
-            path = Path(self.translate_path(self.path))
-            accepted = self.headers.get("Accept-Encoding", "")
-            for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
-                copy = path.with_name(path.name + suffix)
-                if path.is_file() and encoding in accepted and copy.is_file():
-                    source = open(copy, "rb")
-                    self.send_response(200)
-                    self.send_header("Content-Type", self.guess_type(str(path)))
-                    self.send_header("Content-Encoding", encoding)
-                    self.send_header("Content-Length", str(copy.stat().st_size))
-                    self.send_header("Vary", "Accept-Encoding")
-                    self.end_headers()
-                    return source
-            return super().send_head()
-
-        def copyfile(self, source, outputfile):
-            # Zero-copy sendfile: several times faster than the default 64 KB copy loop, which
-            # otherwise dominates loading the multi-megabyte runtime from this server.
-            outputfile.flush()
-            self.connection.sendfile(source)
-
-        def log_message(self, format, *args):  # quiet: one line per rebuild is enough
-            pass
-
-    return ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
-
-
-def serve(out: Path, port: int) -> None:
-    """Serve ``out`` on 127.0.0.1:``port`` and rebuild when site_src/ or raglab_core/ change."""
-    import threading
-
-    server = make_server(out, port)
-    threading.Thread(target=watch_and_rebuild, args=(out,), daemon=True).start()
-    print(f"serving {out} at http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)")
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-
-
-def watch_and_rebuild(out: Path) -> None:
-    """Rebuild in a fresh process, so edits to raglab_core reach the server-side render too."""
-    import subprocess
-
-    import watchfiles
-
-    for changes in watchfiles.watch(SRC, ROOT / "raglab_core"):
-        names = ", ".join(sorted({Path(path).name for _, path in changes}))
-        result = subprocess.run([sys.executable, __file__, "build", "--out", str(out)], capture_output=True, text=True)
-        if result.returncode:
-            print(f"rebuild failed ({names}): {result.stderr.strip()}; still serving the last good build", file=sys.stderr)
-        else:
-            print(f"rebuilt after changes in {names}")
-
-
 # --- command line -------------------------------------------------------------------------
 
 
@@ -603,7 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(len(data) for data in files.values())
     print(f"built {args.out} ({len(files)} files, {size / 1e6:.1f} MB)")
     if args.command == "serve":
-        serve(args.out, args.port)
+        from raglab_site.devserver import serve
+
+        serve(args.out, args.port, sources=[SRC, ROOT / "raglab_core"])
     return 0
 
 

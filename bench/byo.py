@@ -90,13 +90,13 @@ def in_the_page(qrels_path, run_path, repeat):
 
     from playwright.sync_api import sync_playwright
 
-    import build
+    from raglab_site.devserver import make_server
     from tests.chromium import find_chromium
 
     dist = ROOT / "dist"
     if not (dist / "index.html").exists():
         raise SystemExit("dist/ not built: run `make` first (or pass --no-browser)")
-    httpd = build.make_server(dist, 0)
+    httpd = make_server(dist, 0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/?k=10&umbral=1"
     args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]

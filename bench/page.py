@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import build  # noqa: E402
+from raglab_site.devserver import make_server  # noqa: E402
+from raglab_site.runtime import PYODIDE_DIR  # noqa: E402
 from chromium import find_chromium  # noqa: E402
 
 CHROMIUM_ARGS = [
@@ -55,7 +56,7 @@ PLAIN_HTML = """<!doctype html><html lang="es"><head><meta charset="utf-8"><titl
 <script type="module" src="plain.js"></script></head><body><p id="out">…</p></body></html>"""
 
 PLAIN_JS = """
-import { loadPyodide } from "../%(pyodide)spyodide.mjs";
+import { loadPyodide } from "../%(runtime)s";
 const config = %(config)s;
 const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href });
 await py.loadPackage(new URL("../" + config.wheel.url, location.href).href);
@@ -85,15 +86,15 @@ def serve(dist: Path):
             target.parent.mkdir(parents=True, exist_ok=True)
             os.symlink(path, target)
     # The plain boot reads Pyodide's stock lock file, which the lab itself does not ship.
-    os.symlink(build.PYODIDE_DIR / "pyodide-lock.json", overlay / config["pyodide"] / "pyodide-lock.json")
+    os.symlink(PYODIDE_DIR / "pyodide-lock.json", overlay / config["pyodide"] / "pyodide-lock.json")
     plain = overlay / "__plain"
     plain.mkdir()
     (plain / "index.html").write_text(PLAIN_HTML, "utf-8")
     (plain / "plain.js").write_text(
-        PLAIN_JS % {"pyodide": config["pyodide"], "config": json.dumps({"wheel": config["wheel"], "scenario": config["scenario"]})},
+        PLAIN_JS % {"pyodide": config["pyodide"], "runtime": config["runtime"], "config": json.dumps({"wheel": config["wheel"], "scenario": config["scenario"]})},
         "utf-8",
     )
-    httpd = build.make_server(overlay, 0)
+    httpd = make_server(overlay, 0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 

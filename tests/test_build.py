@@ -12,6 +12,9 @@ from urllib.parse import urlsplit
 import pytest
 
 import build
+from raglab_site import runtime
+from raglab_site.devserver import serving
+from raglab_site.runtime import PYODIDE_FILES
 from raglab_core import compute
 
 from .conftest import ROOT, load_scenario
@@ -64,8 +67,10 @@ def parsed(dist):
 
 def test_dist_holds_what_the_page_needs(dist, parsed):
     config = json.loads(parsed.config_text)
-    for name in build.PYODIDE_FILES:
+    for name, _patches in PYODIDE_FILES.values():
         assert (dist / config["pyodide"] / name).is_file()
+    assert config["runtime"] == config["pyodide"] + "pyodide.module.js"
+    assert not list(dist.rglob("*.mjs"))  # stock servers do not type .mjs as JavaScript
     wheel = (dist / config["wheel"]["url"]).read_bytes()
     assert hashlib.sha256(wheel).hexdigest() == config["wheel"]["sha256"]
     assert (dist / config["worker"]).is_file()
@@ -183,7 +188,7 @@ def test_bad_sources_fail_naming_the_file_and_keep_the_old_dist(case, sources, t
 
 
 def test_missing_pyodide_says_to_run_npm_ci(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(build, "PYODIDE_DIR", tmp_path / "nowhere")
+    monkeypatch.setattr(runtime, "PYODIDE_DIR", tmp_path / "nowhere")
     assert build.main(["--out", str(tmp_path / "dist")]) == 1
     assert "run `npm ci` (or `make`)" in capsys.readouterr().err
 
@@ -210,35 +215,58 @@ def test_precompressed_copies_decode_to_the_original(dist):
     assert brotli.decompress((dist / "index.html.br").read_bytes()) == html
 
 
-def test_dev_server_mime_types(dist):
-    import threading
+def test_dev_server_types_headers_and_precompressed_copies(dist):
     import urllib.request
 
-    httpd = build.make_server(dist, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    try:
-        version = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
-        for path, mime in [
-            ("index.html", "text/html"),
-            (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm"),
-            (f"pyodide/{version}/pyodide.mjs", "text/javascript"),
-            (f"pyodide/{version}/empty.zip", "application/zip"),
+    version = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    with serving(dist) as base:
+        for path, mime, cache in [
+            ("index.html", "text/html", "no-cache"),
+            (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm", "immutable"),
+            (f"pyodide/{version}/pyodide.module.js", "text/javascript", "immutable"),
+            (f"pyodide/{version}/empty.zip", "application/zip", "immutable"),
         ]:
             with urllib.request.urlopen(base + path) as response:
                 assert response.headers["Content-Type"].split(";")[0] == mime, path
                 assert response.headers["X-Content-Type-Options"] == "nosniff"
+                assert cache in response.headers["Cache-Control"], path
+                assert "'self'" in response.headers["Content-Security-Policy"]  # dist/_headers applied
                 assert response.headers.get("Content-Encoding") is None  # urllib asks for none
+
+        def fetch(path, accept):
+            request = urllib.request.Request(base + path, headers={"Accept-Encoding": accept})
+            with urllib.request.urlopen(request) as response:
+                return response.headers, len(response.read())
+
+        wasm = f"pyodide/{version}/pyodide.asm.wasm"
         # A client that accepts brotli gets the precompressed copy, with the original's type.
-        request = urllib.request.Request(base + f"pyodide/{version}/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip, br"})
-        with urllib.request.urlopen(request) as response:
-            assert response.headers["Content-Encoding"] == "br"
-            assert response.headers["Content-Type"] == "application/wasm"
-            assert response.headers["Vary"] == "Accept-Encoding"
-            assert len(response.read()) == (dist / f"pyodide/{version}/pyodide.asm.wasm.br").stat().st_size
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+        headers, size = fetch(wasm, "gzip, br")
+        assert (headers["Content-Encoding"], headers["Content-Type"]) == ("br", "application/wasm")
+        assert headers["Vary"] == "Accept-Encoding"
+        assert size == (dist / (wasm + ".br")).stat().st_size
+        # q=0 refuses an encoding (RFC 9110): gzip, not brotli.
+        headers, size = fetch(wasm, "br;q=0, gzip")
+        assert headers["Content-Encoding"] == "gzip" and size == (dist / (wasm + ".gz")).stat().st_size
+        headers, _ = fetch(wasm, "identity")
+        assert headers.get("Content-Encoding") is None
+        # The folder's index is served precompressed like any other file.
+        headers, size = fetch("", "br")
+        assert (headers["Content-Encoding"], headers["Content-Type"]) == ("br", "text/html")
+        assert size == (dist / "index.html.br").stat().st_size
+
+
+def test_no_html_entities_outside_html(dist):
+    headers = (dist / "_headers").read_text("utf-8")
+    assert "script-src 'self' 'wasm-unsafe-eval'" in headers and "&#" not in headers
+    for path in dist.rglob("*"):
+        if path.suffix in (".js", ".json", ".css", ".txt") or path.name == "_headers":
+            assert not build.HTML_ENTITY.search(path.read_bytes()), path
+
+
+def test_an_escaped_value_outside_html_fails_the_build(sources, tmp_path, capsys):
+    edit(sources / "templates" / "_headers.j2", "{{ value }}", "{{ value | e }}")
+    assert build.main(["--out", str(tmp_path / "dist")]) == 1
+    assert "dist/_headers:4 holds the HTML entity &#39;" in capsys.readouterr().err
 
 
 def test_serve_rebuilds_when_a_source_changes(tmp_path):

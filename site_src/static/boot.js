@@ -28,8 +28,9 @@
     worker.postMessage({
       type: "init",
       pyodide: absolute(config.pyodide),
+      runtime: absolute(config.runtime),
       wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-      snapshot: config.snapshot && { url: absolute(config.snapshot.url), sha256: config.snapshot.sha256 },
+      snapshot: config.snapshot && { url: absolute(config.snapshot.url), integrity: config.snapshot.integrity },
       lock: config.lock,
     });
     return worker;

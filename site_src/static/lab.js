@@ -133,7 +133,7 @@
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
         delete root.dataset.pending;
-        const readyText = "Python está listo: los valores se recalculan en tu navegador.";
+        const readyText = "Python está listo: los valores se recalculan en tu navegador." + offlineUnavailable;
         setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
         registerServiceWorker();
       }
@@ -156,8 +156,16 @@
   function setStatus(kind, text, fraction) {
     statusBox.dataset.status = kind;
     statusText.textContent = text;
+    statusProgress.hidden = kind !== "loading";
     if (typeof fraction === "number") statusProgress.value = fraction;
   }
+
+  // Service workers need a secure context (HTTPS, or this machine's own address): elsewhere, as on
+  // plain HTTP from a LAN address, the page still works but cannot be kept for offline use.
+  const offlineUnavailable =
+    config.serviceWorker && !window.isSecureContext
+      ? " Sin HTTPS, esta página no queda guardada para usarla sin conexión."
+      : "";
 
   // --- writing the view ----------------------------------------------------------------------
 
@@ -278,6 +286,7 @@
       fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", boot.problem);
     } else {
       worker = boot.worker;
+      setStatus("loading", "Los valores mostrados se calcularon al publicar la página. Preparando Python en tu navegador…");
       boot.take(onMessage);
     }
   }

@@ -1,6 +1,6 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
- * In:  {type: "init", pyodide, wheel: {url, sha256}, snapshot: {url, sha256} | null, lock}
+ * In:  {type: "init", pyodide, runtime, wheel: {url, sha256}, snapshot: {url, integrity} | null, lock}
  *      {type: "compute", state}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
@@ -9,7 +9,8 @@
  *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
- * check the SHA-256 the build recorded before using what they downloaded. Every number comes from
+ * check the SHA-256 the build recorded before using what they downloaded, in any context (plain
+ * HTTP included). Every number comes from
  * raglab_core.browser.compute_json; this file only loads Python and passes JSON through.
  */
 
@@ -71,7 +72,7 @@ async function fetchOk(url) {
 
 /**
  * Pyodide 314 catches a failed WebAssembly instantiation, logs "wasm instantiation failed!" and
- * never settles loadPyodide() (getInstantiateWasmFunc in pyodide.mjs). Watch instantiation here so
+ * never settles loadPyodide() (getInstantiateWasmFunc in Pyodide's runtime module). Watch instantiation here so
  * that a missing or corrupt pyodide.asm.wasm fails the boot instead of hanging it forever.
  */
 function watchWasmInstantiation() {
@@ -89,12 +90,45 @@ function watchWasmInstantiation() {
   return failed;
 }
 
+const megabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
+
+/** Does `bytes` have the digest that the build recorded as `integrity` ("sha256-<base64>")? */
+async function hasIntegrity(bytes, integrity) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return `sha256-${btoa(String.fromCharCode(...digest))}` === integrity;
+}
+
+const inflate = (stream) => new Response(stream.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+
 /**
- * The snapshot, inflated, once its compressed bytes match the SHA-256 recorded at build time.
- * The download is hashed and inflated at the same time (tee), and reports its progress.
+ * Without crypto.subtle (plain HTTP from a LAN address is not a secure context), fetch() checks
+ * the digest itself: Subresource Integrity works in any context. It hands over the body only
+ * once all of it has arrived and matched, so there is no byte progress on this path.
  */
-async function verifiedSnapshot({ url, sha256 }) {
-  const response = await fetchOk(url);
+async function integrityCheckedBody({ url, integrity }) {
+  post("progress", { text: "Descargando el entorno de Python…", fraction: 0.15 });
+  try {
+    const response = await fetch(url, { integrity });
+    milestone("snapshotFetched");
+    return response.body;
+  } catch (error) {
+    // A failed download and a failed check look alike here: a file that is there failed the check.
+    const there = await fetch(url, { method: "HEAD" }).then((response) => response.ok, () => false);
+    throw there ? new IntegrityError(`snapshot does not match ${integrity}`) : error;
+  }
+}
+
+/**
+ * The snapshot, inflated, once its compressed bytes match the digest recorded at build time.
+ * In a secure context the download is hashed and inflated at the same time (tee), with progress.
+ */
+async function verifiedSnapshot(snapshot) {
+  if (!(self.crypto && crypto.subtle)) {
+    const inflated = await inflate(await integrityCheckedBody(snapshot));
+    milestone("snapshotInflated");
+    return new Uint8Array(inflated);
+  }
+  const response = await fetchOk(snapshot.url);
   const total = Number(response.headers.get("Content-Length")) || 0;
   const [forHash, forInflate] = response.body.tee();
   const hashed = (async () => {
@@ -109,28 +143,23 @@ async function verifiedSnapshot({ url, sha256 }) {
       received += value.length;
       if (total && received - reported > total / 20 && received <= total) {
         reported = received;
-        const mb = (n) => (n / 1e6).toFixed(1).replace(".", ",");
-        post("progress", { text: `Descargando Python listo para usar (${mb(received)} de ${mb(total)} MB)…`, fraction: 0.1 + 0.6 * (received / total) });
+        post("progress", {
+          text: `Descargando el entorno de Python (${megabytes(received)} de ${megabytes(total)} MB)…`,
+          fraction: 0.1 + 0.6 * (received / total),
+        });
       }
     }
     milestone("snapshotFetched");
-    const whole = new Uint8Array(received);
-    let offset = 0;
-    for (const chunk of chunks) {
-      whole.set(chunk, offset);
-      offset += chunk.length;
-    }
-    const digest = hex(await crypto.subtle.digest("SHA-256", whole));
+    const matches = await hasIntegrity(await new Blob(chunks).arrayBuffer(), snapshot.integrity);
     milestone("snapshotHashed");
-    if (digest !== sha256) throw new IntegrityError(`snapshot SHA-256 ${digest} != expected ${sha256}`);
+    if (!matches) throw new IntegrityError(`snapshot does not match ${snapshot.integrity}`);
   })();
-  const inflated = new Response(forInflate.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
   // Judge integrity first: a tampered file usually also fails to inflate, and must say so.
-  const [hash, inflate] = await Promise.allSettled([hashed, inflated]);
+  const [hash, inflated] = await Promise.allSettled([hashed, inflate(forInflate)]);
   milestone("snapshotInflated");
   if (hash.status === "rejected") throw hash.reason;
-  if (inflate.status === "rejected") throw inflate.reason;
-  return new Uint8Array(inflate.value);
+  if (inflated.status === "rejected") throw inflated.reason;
+  return new Uint8Array(inflated.value);
 }
 
 async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
@@ -175,9 +204,8 @@ async function bootPlain(loadPyodide, config, wasmFailed) {
 }
 
 function snapshotUsable(config) {
-  // Without crypto.subtle (pages served over plain http from another host) the snapshot cannot be
-  // checked, so it is not used; without DecompressionStream it cannot be inflated.
-  return Boolean(config.snapshot && self.crypto && crypto.subtle && self.DecompressionStream);
+  // Without DecompressionStream (browsers before 2023) the snapshot cannot be inflated.
+  return Boolean(config.snapshot && self.DecompressionStream);
 }
 
 async function boot(config) {
@@ -187,7 +215,7 @@ async function boot(config) {
     "Descargando Python (WebAssembly)…",
     0.05,
     "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-    () => import(`${config.pyodide}pyodide.mjs`)
+    () => import(config.runtime)
   );
   milestone("pyodideImported");
   if (snapshotUsable(config)) {

@@ -3,11 +3,9 @@
 Browser tests never skip: without a Chromium they fail with the way to get one.
 """
 
-import threading
-
 import pytest
 
-import build
+from raglab_site.devserver import serving
 
 from ..chromium import HOW_TO_GET_ONE, find_chromium
 
@@ -27,18 +25,10 @@ TEXT_OUTPUTS = ["metrics_reading", "chunking_reading"]
 
 
 @pytest.fixture(scope="session")
-def server(site_dir):
-    httpd = build.make_server(site_dir, 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def base_url(server):
-    return f"http://127.0.0.1:{server.server_address[1]}/"
+def base_url(site_dir):
+    """dist/ served as a host that applies its _headers would (see raglab_site.devserver)."""
+    with serving(site_dir) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

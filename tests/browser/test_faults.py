@@ -30,14 +30,14 @@ def throwing_worker(route):
     route.fulfill(status=200, body=b"throw new Error('injected worker failure');", content_type="text/javascript")
 
 
-SNAPSHOT = "**/assets/snapshot.*.bin.gz"
+SNAPSHOT = "**/assets/snapshot.*.bin"
 # fault: ([(URL pattern, handler), …], the message the page must show)
 FAULTS = {
     "worker 404": ([("**/assets/worker.*.js", not_found)], "cálculo en segundo plano"),
     "worker garbage": ([("**/assets/worker.*.js", garbage)], "cálculo en segundo plano"),
     "worker throws": ([("**/assets/worker.*.js", throwing_worker)], "cálculo en segundo plano"),
-    "pyodide.mjs 404": ([("**/pyodide.mjs", not_found)], "No se pudo descargar o iniciar Python"),
-    "pyodide runtime garbage": ([("**/pyodide.asm.mjs", garbage)], "No se pudo descargar o iniciar Python"),
+    "runtime module 404": ([("**/pyodide.module.js", not_found)], "No se pudo descargar o iniciar Python"),
+    "pyodide runtime garbage": ([("**/pyodide.asm.js", garbage)], "No se pudo descargar o iniciar Python"),
     "wasm 404": ([("**/pyodide.asm.wasm", not_found)], "No se pudo descargar o iniciar Python"),
     "wasm garbage": ([("**/pyodide.asm.wasm", garbage)], "No se pudo descargar o iniciar Python"),
     # The wheel is only fetched on the plain boot: take the snapshot away too.

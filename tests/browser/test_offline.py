@@ -1,13 +1,13 @@
 """Offline after one visit (service worker), and a new build replacing the old cache."""
 
 import shutil
-import threading
 import time
 
 import pytest
 from playwright.sync_api import expect
 
 import build
+from raglab_site.devserver import serving
 
 from .test_lab import Lab
 
@@ -49,11 +49,8 @@ def test_offline_after_one_visit(browser, base_url):
 def own_site(tmp_path):
     out = tmp_path / "dist"
     build.build(out)
-    httpd = build.make_server(out, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield out, f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(out) as url:
+        yield out, url
 
 
 def test_a_new_build_replaces_the_old_cache(browser, own_site, tmp_path, monkeypatch):
