@@ -9,7 +9,7 @@ PYDEPS := $(VENV)/.installed
 NODEDEPS := node_modules/.installed
 PORT   ?= 8000
 
-.PHONY: all build serve test bench chromium clean
+.PHONY: all build serve test bench chromium servers clean
 all: build
 
 # uv resolves and installs the ~60 test dependencies (ranx brings numba, pandas, scipy) in a
@@ -42,8 +42,20 @@ chromium: $(PYDEPS)
 	  fi; \
 	}
 
+# The publishing tests serve dist/ with real servers: Debian's nginx, with its stock mime.types and
+# the brotli_static module, and Debian's caddy. As root on Debian/Ubuntu they are installed when missing.
+servers: $(PYDEPS)
+	@$(PY) tests/servers.py >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's nginx, libnginx-mod-http-brotli-static and caddy with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx libnginx-mod-http-brotli-static caddy >/dev/null; \
+	  else \
+	    $(PY) tests/servers.py; \
+	  fi; \
+	}
+
 # Building first warms .cache/ (Pyodide snapshot, compressed assets) for the tests' own builds.
-test: build chromium
+test: build chromium servers
 	$(PY) -m pytest
 
 bench: build

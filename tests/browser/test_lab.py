@@ -238,3 +238,7 @@ def test_opened_from_disk_it_shows_the_server_render_and_how_to_serve_it(page, s
     expect(note).to_contain_text("sirve la carpeta con un servidor web")
     view = compute({"scenario": load_scenario()})
     expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
+    # One story: the status says what the note says, and no progress bar waits for what cannot come.
+    expect(page.locator("[data-status-text]")).to_have_text("Los valores mostrados se calcularon al publicar la página.")
+    expect(page.locator("[data-status-progress]")).to_be_hidden()
+    expect(page.locator("html")).not_to_have_attribute("data-ready", "true")

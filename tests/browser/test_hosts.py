@@ -1,0 +1,188 @@
+"""dist/ as publishers serve it: stock nginx and Caddy under a sub-path, and an origin that is not secure.
+
+nginx is Debian's, with its stock mime.types (which has no .mjs) and the README's recipe,
+docs/hosting/nginx.conf, pasted into a server block as a publisher would; Caddy runs the README's
+docs/hosting/Caddyfile. The dev server that the
+other browser tests use applies dist/_headers as Netlify and Cloudflare Pages do, so every one of
+those tests also runs under the CSP sent as a real header.
+"""
+
+import os
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from ..chromium import find_chromium
+from ..conftest import ROOT
+from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
+from .conftest import CHROMIUM_ARGS
+from .test_lab import Lab
+from .test_offline import WAIT_FOR_CONTROL
+
+RECIPES = ROOT / "docs" / "hosting"
+SUB_PATH = "/user/lab/"
+
+NGINX_CONF = """
+daemon off;
+master_process off;
+worker_processes 1;
+error_log {tmp}/error.log;
+pid {tmp}/nginx.pid;
+load_module {brotli};
+events {{ worker_connections 256; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    sendfile on;
+    gzip on;
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        server_name _;
+{recipe}
+    }}
+}}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(process, port):
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server did not start: {process.stderr.read()}") from None
+            time.sleep(0.05)
+
+
+def start_nginx(site_dir, tmp, port):
+    nginx = find_nginx()
+    if not nginx:
+        pytest.fail(HOW_TO_GET_NGINX)
+    recipe = (RECIPES / "nginx.conf").read_text("utf-8").replace("/srv/raglab/dist/", f"{site_dir}/")
+    conf = tmp / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(tmp=tmp, port=port, recipe=recipe, brotli=BROTLI_MODULE), "utf-8")
+    check = subprocess.run([nginx, "-t", "-p", str(tmp), "-c", str(conf)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    return subprocess.Popen([nginx, "-p", str(tmp), "-c", str(conf)], stderr=subprocess.PIPE, text=True)
+
+
+def start_caddy(site_dir, tmp, port):
+    caddy = find_caddy()
+    if not caddy:
+        pytest.fail(HOW_TO_GET_CADDY)
+    recipe = (RECIPES / "Caddyfile").read_text("utf-8")
+    recipe = recipe.replace("/srv/raglab/dist", str(site_dir)).replace("example.org {", f"http://:{port} {{\n\tbind 127.0.0.1")  # any host name, loopback only
+    conf = tmp / "Caddyfile"
+    conf.write_text("{\n\tadmin off\n\tauto_https off\n}\n" + recipe, "utf-8")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp), "XDG_CONFIG_HOME": str(tmp), "HOME": str(tmp)}
+    return subprocess.Popen([caddy, "run", "--config", str(conf), "--adapter", "caddyfile"],
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp)
+
+
+@pytest.fixture(scope="session", params=["nginx", "caddy"])
+def host_url(request, site_dir, tmp_path_factory):
+    """dist/ served under /user/lab/ by a real server configured with the README's recipe."""
+    tmp = tmp_path_factory.mktemp(request.param)
+    port = free_port()
+    start = start_nginx if request.param == "nginx" else start_caddy
+    process = start(site_dir, tmp, port)
+    wait_for_port(process, port)
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def fetch(url, accept_encoding="identity"):
+    request = urllib.request.Request(url, headers={"Accept-Encoding": accept_encoding})
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        with urllib.request.build_opener(NoRedirect).open(request) as response:
+            return response.status, response.headers
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers
+
+
+def test_the_host_serves_every_file_with_a_type_browsers_accept(host_url, site_dir):
+    """Stock types (nginx's mime.types knows no .mjs): .js as JavaScript, .wasm as application/wasm;
+    the precompressed copies; the cache headers of the recipe."""
+    status, headers = fetch(host_url + SUB_PATH.rstrip("/"))
+    assert status == 301 and headers["Location"].rstrip("?") == SUB_PATH  # the slash-less address redirects
+    version = next(site_dir.glob("pyodide/*")).name
+    for path, mime, cache in [
+        ("", "text/html", "no-cache"),
+        (f"pyodide/{version}/pyodide.module.js", "javascript", "immutable"),
+        (f"pyodide/{version}/pyodide.asm.js", "javascript", "immutable"),
+        (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm", "immutable"),
+    ]:
+        status, headers = fetch(host_url + SUB_PATH + path, "gzip, br")
+        assert status == 200, path
+        assert headers["Content-Type"].split(";")[0].endswith(mime), path
+        assert headers["Content-Encoding"] == "br", path  # brotli_static found the .br copy
+        assert cache in headers["Cache-Control"], path
+    status, headers = fetch(host_url + SUB_PATH + f"pyodide/{version}/pyodide.asm.wasm", "gzip")
+    assert headers["Content-Encoding"] == "gzip"
+
+
+def test_a_sub_path_boots_from_the_snapshot_and_works_offline(browser, host_url):
+    context = browser.new_context()
+    page = context.new_page()
+    # The slash-less address a reader types redirects, and the URL's state applies.
+    lab = Lab(page, host_url + SUB_PATH.rstrip("/"), "?k=3&umbral=1")
+    assert page.url.startswith(host_url + SUB_PATH + "?")
+    expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
+    lab.expect_matches_core()
+    lab.press("k", "ArrowRight")  # a slider recomputes
+    assert lab.state["k"] == "4"
+    lab.expect_matches_core()
+    assert page.evaluate(WAIT_FOR_CONTROL)
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
+    lab.press("rerank", "ArrowRight")
+    lab.expect_matches_core()
+    assert lab.errors == []
+    context.close()
+
+
+def test_a_non_secure_origin_still_boots_from_the_snapshot(playwright, host_url):
+    """Plain HTTP from an address that is not this machine's loopback is not a secure context (no
+    crypto.subtle, no service worker). Chromium resolves the name lab.raglab.test to the server on
+    127.0.0.1: what makes an origin secure is its URL's host, not the address it resolves to, and
+    no traffic leaves the machine."""
+    port = host_url.rsplit(":", 1)[1]
+    browser = playwright.chromium.launch(
+        executable_path=find_chromium(),
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP lab.raglab.test 127.0.0.1"],
+    )
+    page = browser.new_page()
+    lab = Lab(page, f"http://lab.raglab.test:{port}{SUB_PATH}", "?k=3")
+    assert page.evaluate("[window.isSecureContext, Boolean(self.crypto && crypto.subtle)]") == [False, False]
+    expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
+    expect(page.locator("[data-status-text]")).to_contain_text("Sin HTTPS, esta página no queda guardada")
+    lab.press("k", "ArrowLeft")
+    lab.expect_matches_core()
+    assert lab.errors == []
+    browser.close()

@@ -1,0 +1,39 @@
+"""Real static servers for the publishing tests: find them, or say how to get them.
+
+Run as a script, it prints their paths, or explains how to get them and exits 1 (the Makefile then
+installs Debian's nginx, its brotli_static module and caddy when it runs as root).
+"""
+
+import shutil
+import sys
+from pathlib import Path
+
+BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
+STOCK_MIME_TYPES = Path("/etc/nginx/mime.types")
+
+HOW_TO_GET_NGINX = (
+    "No nginx (with its stock mime.types and the brotli_static module) for the publishing tests. "
+    "Install Debian's: 'sudo apt-get install nginx libnginx-mod-http-brotli-static'."
+)
+
+
+HOW_TO_GET_CADDY = "No caddy for the publishing tests. Install Debian's: 'sudo apt-get install caddy'."
+
+
+def find_caddy() -> str | None:
+    return shutil.which("caddy")
+
+
+def find_nginx() -> str | None:
+    path = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).is_file()), None)
+    if path and STOCK_MIME_TYPES.is_file() and BROTLI_MODULE.is_file():
+        return path
+    return None
+
+
+if __name__ == "__main__":
+    if not find_nginx():
+        sys.exit(HOW_TO_GET_NGINX)
+    if not find_caddy():
+        sys.exit(HOW_TO_GET_CADDY)
+    print(find_nginx(), find_caddy())
