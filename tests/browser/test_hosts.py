@@ -186,3 +186,9 @@ def test_a_non_secure_origin_still_boots_from_the_snapshot(playwright, host_url)
     lab.expect_matches_core()
     assert lab.errors == []
     browser.close()
+
+
+def test_the_readme_shows_the_tested_recipes():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for name in ("nginx.conf", "Caddyfile"):
+        assert (RECIPES / name).read_text("utf-8") in readme, name
