@@ -21,6 +21,7 @@ from ..chromium import find_chromium
 from ..conftest import ROOT
 from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
 from .conftest import CHROMIUM_ARGS
+from .test_faults import SNAPSHOT
 from .test_lab import Lab
 from .test_offline import WAIT_FOR_CONTROL
 
@@ -167,25 +168,52 @@ def test_a_sub_path_boots_from_the_snapshot_and_works_offline(browser, host_url)
     context.close()
 
 
-def test_a_non_secure_origin_still_boots_from_the_snapshot(playwright, host_url):
-    """Plain HTTP from an address that is not this machine's loopback is not a secure context (no
-    crypto.subtle, no service worker). Chromium resolves the name lab.raglab.test to the server on
-    127.0.0.1: what makes an origin secure is its URL's host, not the address it resolves to, and
-    no traffic leaves the machine."""
-    port = host_url.rsplit(":", 1)[1]
+@pytest.fixture(scope="module")
+def insecure_browser(playwright):
+    """A Chromium that resolves lab.raglab.test to 127.0.0.1: plain HTTP from a host name that is
+    not this machine's loopback is not a secure context (no crypto.subtle, no service worker). What
+    makes an origin secure is its URL's host, not the address it resolves to, and no traffic leaves
+    the machine."""
     browser = playwright.chromium.launch(
         executable_path=find_chromium(),
         args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP lab.raglab.test 127.0.0.1"],
     )
-    page = browser.new_page()
-    lab = Lab(page, f"http://lab.raglab.test:{port}{SUB_PATH}", "?k=3")
+    yield browser
+    browser.close()
+
+
+def insecure_url(host_url):
+    return f"http://lab.raglab.test:{host_url.rsplit(':', 1)[1]}{SUB_PATH}"
+
+
+def test_a_non_secure_origin_still_boots_from_the_snapshot(insecure_browser, host_url):
+    page = insecure_browser.new_page()
+    lab = Lab(page, insecure_url(host_url), "?k=3")
     assert page.evaluate("[window.isSecureContext, Boolean(self.crypto && crypto.subtle)]") == [False, False]
     expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
     expect(page.locator("[data-status-text]")).to_contain_text("Sin HTTPS, esta página no queda guardada")
     lab.press("k", "ArrowLeft")
     lab.expect_matches_core()
     assert lab.errors == []
-    browser.close()
+    page.close()
+
+
+def test_a_non_secure_origin_still_refuses_a_tampered_snapshot(insecure_browser, host_url):
+    page = insecure_browser.new_page()
+
+    def tampered(route):  # Playwright fetches by itself, outside the browser's host mapping
+        response = route.fetch(url=route.request.url.replace("lab.raglab.test", "127.0.0.1"))
+        body = bytearray(response.body())
+        if body:  # not the worker's HEAD request, which asks whether the file is there at all
+            body[len(body) // 2] ^= 0xFF
+        route.fulfill(response=response, body=bytes(body))
+
+    page.route(SNAPSHOT, tampered)
+    lab = Lab(page, insecure_url(host_url), "?umbral=2")
+    expect(page.locator("html")).to_have_attribute("data-boot", "plain")
+    expect(page.locator("[data-status]")).to_contain_text("no superó la comprobación de integridad")
+    lab.expect_matches_core()
+    page.close()
 
 
 def test_the_readme_shows_the_tested_recipes():
