@@ -49,7 +49,7 @@ def evaluate_files(qrels, runs, k, umbral, progress=None) -> dict:
     k = whole_in_range(k, "k", 1, MAX_K)
     umbral = whole_in_range(umbral, "umbral", 1, MAX_UMBRAL)
     if not isinstance(runs, list) or not 1 <= len(runs) <= 2:
-        raise LabError("Elige uno o dos runs.", field="run")
+        raise LabError.page("Elige uno o dos runs.", field="run")
     share = 0.5 / (len(runs) + 1)
     parsed_qrels = parse_qrels(
         _lines_with_progress(_text(qrels, "qrels"), progress, 0.0, share, "los qrels"), _name(qrels, "qrels")
@@ -68,7 +68,7 @@ def evaluate_files(qrels, runs, k, umbral, progress=None) -> dict:
 
 def _text(item, field):
     if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-        raise LabError("Falta el contenido del fichero.", field=field)
+        raise LabError.page("Falta el contenido del fichero.", field=field)
     return item["text"]
 
 

@@ -14,7 +14,7 @@ recall    relevant in top k / judged relevant of the query       ``recall.k`` / 
           (``None`` when the query has none)
 mrr       1 / rank of the first relevant within k, else 0        ``recip_rank`` on the run
                                                                  cut at k / ``mrr@k``
-ndcg      DCG@k / IDCG@k, discount ``log2(i + 1)``; gain         exponential: ranx
+ndcg      DCG@k / IDCG@k, discount ``log₂(i + 1)``; gain         exponential: ranx
           ``2**rel - 1`` (``"exponential"``, default) or         ``ndcg_burges@k``; linear:
           ``rel`` (``"linear"``); ``None`` when IDCG@k is 0      trec_eval ``ndcg_cut.k``
 ========= ====================================================== ==========================
@@ -65,7 +65,7 @@ References
 >>> result = evaluate_run(qrels, run, k=2)
 >>> result.per_query["q1"]                       # ranking b, a: one relevant in 2
 QueryScores(precision=0.5, recall=0.5, mrr=0.5, ndcg=0.52129602861432)
->>> result.per_query["q1"].ndcg == (3 / math.log2(3)) / (3 / math.log2(2) + 1 / math.log2(3))
+>>> result.per_query["q1"].ndcg == metrics.dcg_at_k([0, 2], 2) / metrics.dcg_at_k([2, 1], 2)
 True
 >>> result.not_in_qrels, result.not_in_run
 (('q3',), ('q2',))
@@ -79,9 +79,8 @@ from typing import NamedTuple
 
 from . import metrics
 from .errors import LabError
-from .validate import grade_list, whole_number
+from .validate import GAINS, gain_name, whole_number
 
-GAINS = ("exponential", "linear")
 METRICS = ("precision", "recall", "mrr", "ndcg")
 
 
@@ -169,38 +168,6 @@ def _clamped(value):
     return math.copysign(_FLOAT_MAX if abs(value) < _ROUNDS_TO_INFINITY else math.inf, value)
 
 
-def dcg_linear_at_k(grades, k: int) -> float:
-    """DCG with linear gain: ``sum_{i=1..k} grade_i / log2(i + 1)`` (trec_eval's ``ndcg_cut``).
-
-    The exponential-gain version is :func:`raglab_core.metrics.dcg_at_k`.
-
-    >>> dcg_linear_at_k([3, 0, 2], k=3) == 3 / math.log2(2) + 2 / math.log2(4)
-    True
-    """
-    grades = grade_list(grades)
-    k = whole_number(k, "k", 1)
-    return math.fsum(grade / math.log2(rank + 1) for rank, grade in enumerate(grades[:k], start=1))
-
-
-def ndcg_linear_at_k(grades, k: int, judgments) -> float | None:
-    """nDCG@k with linear gain: ``dcg_linear_at_k(grades) / dcg_linear_at_k(ideal)``.
-
-    ``ideal`` is ``judgments`` (every judged grade of the query) sorted
-    descending; ``None`` when its DCG is 0. This is trec_eval's
-    ``ndcg_cut.k``; :func:`raglab_core.metrics.ndcg_at_k` is the exponential
-    (Burges) version.
-
-    >>> ndcg_linear_at_k([0, 3], k=2, judgments=[3, 1]) == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
-    True
-    >>> ndcg_linear_at_k([0], k=1, judgments=[0]) is None
-    True
-    """
-    ideal = dcg_linear_at_k(sorted(grade_list(judgments, "judgments"), reverse=True), k)
-    if ideal == 0:
-        return None
-    return dcg_linear_at_k(grades, k) / ideal
-
-
 def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential") -> QueryScores:
     """The four metrics of one query.
 
@@ -211,19 +178,14 @@ def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential
     >>> scores = score_query([0, 2, 1], judgments=[2, 1, 3], k=3, umbral=2)
     >>> scores.precision, scores.recall, scores.mrr                 # 1/3, 1/2 (grades 2 and 3), 1/2
     (0.3333333333333333, 0.5, 0.5)
-    >>> scores.ndcg == (3 / math.log2(3) + 1 / math.log2(4)) / (7 + 3 / math.log2(3) + 1 / math.log2(4))
+    >>> scores.ndcg == metrics.dcg_at_k([0, 2, 1], 3) / metrics.dcg_at_k([3, 2, 1], 3)
     True
     """
-    total_relevant = sum(1 for grade in judgments if grade >= umbral)
-    if _checked_gain(gain) == "exponential":
-        ndcg = metrics.ndcg_at_k(grades, k, judgments)
-    else:
-        ndcg = ndcg_linear_at_k(grades, k, judgments)
     return QueryScores(
         metrics.precision_at_k(grades, k, umbral),
-        metrics.recall_at_k(grades, k, umbral, total_relevant),
+        metrics.recall_at_k(grades, k, umbral, metrics.relevant_count(judgments, umbral)),
         metrics.mrr_at_k(grades, k, umbral),
-        ndcg,
+        metrics.ndcg_at_k(grades, k, judgments, gain),
     )
 
 
@@ -239,12 +201,6 @@ def mean_scores(scores) -> QueryScores:
     return QueryScores(*(math.fsum(value or 0.0 for value in column) / len(scores) for column in zip(*scores)))
 
 
-def _checked_gain(gain):
-    if gain not in GAINS:
-        raise LabError("La ganancia debe ser «exponential» o «linear».", field="gain")
-    return gain
-
-
 def evaluate_run(
     qrels, run, k: int = 10, umbral: int = 1, gain: str = "exponential", complete: bool = False
 ) -> RunEvaluation:
@@ -252,7 +208,7 @@ def evaluate_run(
 
     ``LabError`` if ``k < 1``, ``umbral < 1`` or ``gain`` is not one of :data:`GAINS`.
     """
-    k, umbral, gain = whole_number(k, "k", 1), whole_number(umbral, "umbral", 1), _checked_gain(gain)
+    k, umbral, gain = whole_number(k, "k", 1), whole_number(umbral, "umbral", 1), gain_name(gain)
     per_query = {}
     for qid in sorted(qrels.keys() if complete else qrels.keys() & run.keys()):
         judged = qrels[qid]
@@ -383,7 +339,7 @@ def compare_runs(
     """
     settings = (baseline.k, baseline.umbral, baseline.gain)
     if settings != (candidate.k, candidate.umbral, candidate.gain):
-        raise LabError("Las dos evaluaciones deben usar los mismos k, umbral y ganancia.", field=None)
+        raise LabError("settings_differ")
     queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))
     unpaired = tuple(sorted(baseline.per_query.keys() ^ candidate.per_query.keys()))
     compared = {}

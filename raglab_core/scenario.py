@@ -26,7 +26,7 @@ _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def _fail(message: str, where: str):
-    raise LabError(message, field=f"scenario.{where}")
+    raise LabError.page(message, field=f"scenario.{where}")
 
 
 def _number(value, where: str) -> float:

@@ -28,6 +28,8 @@ def test_hand_computed_footprint():
     fp = chunking.footprint(10, 1200, 512, 64)
     assert (fp.stride, fp.chunks, fp.indexed_tokens, fp.duplicated_tokens) == (448, 30, 13280, 1280)
     assert fp.duplication == 1280 / 12000
+    assert (fp.per_document, fp.corpus_tokens) == (3, 12000)
+    assert chunking.stride(512, 64) == 448
 
 
 def test_edge_cases():
