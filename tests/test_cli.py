@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from raglab_core.__main__ import main
-from raglab_core.evaluation import compare_runs, evaluate_run
+from raglab_core.evaluation import evaluate_run
+from raglab_core.report import compare_runs
 
 from .conftest import ROOT
 from .trec_data import qrels_lines, random_collection, run_lines, write_lines

@@ -35,11 +35,10 @@ from raglab_core.metrics import dcg_at_k, ndcg_at_k
 from raglab_core.evaluation import (
     METRICS,
     QueryScores,
-    compare_runs,
     evaluate_run,
-    randomization_test,
     trec_order,
 )
+from raglab_core.report import compare_runs, randomization_test
 
 from .trec_data import nudged_run, random_collection
 
