@@ -166,7 +166,7 @@ def load(path, parse):
         try:
             return parse(lines, path), None
         except TrecFormatError as error:
-            return None, error.english()
+            return None, error.render("en")
         except UnicodeDecodeError as error:
             return None, f"{path}: not UTF-8 text ({error.reason})"
 
