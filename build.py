@@ -53,7 +53,7 @@ CSP = (
 )
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError  # noqa: E402
+from raglab_core import LabError, form  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -408,6 +408,7 @@ def make_site() -> dict[str, bytes]:
         "snapshot": {"url": snapshot_path, "sha256": hashlib.sha256(snapshot).hexdigest()},
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
+        "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
     }

@@ -27,12 +27,8 @@ from .controls import whole_in_range
 from .errors import LabError
 from .formatting import DASH, decimal, integer, percent, spanish_list
 from .ranking import rerank_prefix
-from .scenario import CONTROL_NAMES, MAX_GRADE, validate_scenario
-
-MAX_TOTAL = 100_000
-MAX_DOCS = 10_000_000
-MAX_TOKENS_PER_DOC = 10_000_000
-MAX_CHUNK = 100_000
+from .form import CONTROL_NAMES, MAX_GRADE, table
+from .scenario import validate_scenario
 
 #: How each control is named in Spanish messages.
 CONTROL_LABELS = {
@@ -125,9 +121,7 @@ def _read_controls(state: dict, scenario: dict):
     controls["grades"] = _read_grades(state.get("grades"), scenario)
     grades = controls["grades"]["value"]
     ranking_size = f" (el ranking tiene {n} documentos)"
-    read("k", 1, n, ranking_size)
-    read("umbral", 1, MAX_GRADE, " (la escala de grados va de 0 a 3)")
-    read("rerank", 0, n, ranking_size)
+    why = {"k": ranking_size, "umbral": f" (la escala de grados va de 0 a {MAX_GRADE})", "rerank": ranking_size}
 
     def at_least_relevant(total):
         threshold = values["umbral"]
@@ -141,16 +135,13 @@ def _read_controls(state: dict, scenario: dict):
                 "total",
             )
 
-    read("total", 0, MAX_TOTAL, check=at_least_relevant)
-    read("docs", 0, MAX_DOCS)
-    read("tokens_doc", 0, MAX_TOKENS_PER_DOC)
-    read("chunk", 1, MAX_CHUNK)
-
     def below_chunk(overlap):
         if values["chunk"] is not None and overlap >= values["chunk"]:
             raise LabError("overlap_not_below_chunk", "solape")
 
-    read("solape", 0, MAX_CHUNK - 1, check=below_chunk)
+    checks = {"total": at_least_relevant, "solape": below_chunk}
+    for row in table(n)["controls"]:  # in table order: umbral before total, chunk before solape
+        read(row["name"], row["min"], row["max"], why.get(row["name"], ""), checks.get(row["name"]))
     return controls, values
 
 

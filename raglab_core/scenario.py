@@ -18,10 +18,9 @@ import math
 import re
 
 from .errors import LabError
+from .form import CONTROL_NAMES, MAX_GRADE
 
-MAX_GRADE = 3
 MAX_DOCUMENTS = 50
-CONTROL_NAMES = ("k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape")
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 

@@ -84,6 +84,29 @@ def test_server_rendered_numbers_equal_compute_of_the_default_state(parsed):
     }
 
 
+def test_the_form_table_drives_the_page_and_lab_js(dist, parsed):
+    from raglab_core import form
+
+    html = (dist / "index.html").read_text("utf-8")
+    table = form.table(len(load_scenario()["documents"]))
+    assert json.loads(parsed.config_text)["form"] == json.loads(json.dumps(table))
+    for row in table["controls"]:
+        control = html[html.index(f'<div class="control" data-control="{row["name"]}">'):]
+        control = control[: control.index('data-error-for="')]
+        assert f'name="{row["name"]}"' in control
+        assert f">{row['label']}</label>" in control and f">{row['hint']}</p>" in control
+        kind = 'type="range"' if row["kind"] == "range" else 'type="text"'
+        assert kind in control, row["name"]
+        if row["kind"] == "range":
+            assert f'min="{row["min"]}" max="{row["max"]}"' in control
+    assert set(parsed.outputs) == set(form.OUTPUT_NAMES)
+    for row in table["outputs"]:
+        if row["label"]:
+            assert f"<dt>{row['label']}</dt>" in html
+    lab_js = (ROOT / "site_src" / "static" / "lab.js").read_text("utf-8")
+    assert not any(f'"{name}"' in lab_js for name in ("umbral", "tokens_doc", "solape"))
+
+
 def test_every_internal_url_resolves_and_nothing_foreign_loads(dist, parsed):
     for tag, key, url in parsed.urls:
         parts = urlsplit(url)

@@ -7,7 +7,7 @@ import pytest
 
 MODULES = [
     "errors", "validate", "metrics", "ranking", "chunking", "formatting", "controls", "scenario", "lab",
-    "browser", "trec", "evaluation", "report", "__main__", "data_panel",
+    "browser", "trec", "evaluation", "report", "__main__", "data_panel", "form",
 ]
 
 
