@@ -11,8 +11,9 @@ Row fields: ``name`` (the form-control name or ``data-output`` name),
 under a control, or the caption next to an output), ``kind`` (``"range"``
 or ``"text"`` for a control, ``"number"`` or ``"reading"`` for an output),
 ``min`` and ``max`` (a control's accepted range, inclusive; ``None`` for
-outputs) and ``companion`` (the ``(min, max, step)`` of a text control's
-mouse-friendly slider, or ``None``).
+outputs) and ``companion``: for a text control, the ``(min, max, step)`` of
+its mouse-friendly slider; for an output, the output shown as its caption
+(``duplicated_tokens`` under ``duplication``); else ``None``.
 """
 
 MAX_GRADE = 3
@@ -60,14 +61,12 @@ OUTPUTS = (
     _row("metrics_reading", "ranking", "Lectura de métricas", "", "reading"),
     _row("chunks", "chunking", "Chunks estimados", "ventanas en el índice", "number"),
     _row("indexed_tokens", "chunking", "Tokens indexados", "tokens guardados, copias incluidas", "number"),
-    # «duplicated_tokens» is shown inside «duplication», as its caption: no label or hint of its own.
-    _row("duplication", "chunking", "Duplicación por solape", "", "number"),
-    _row("duplicated_tokens", "chunking", "", "", "number"),
+    _row("duplication", "chunking", "Duplicación por solape", "", "number", companion="duplicated_tokens"),
     _row("stride", "chunking", "Stride", "chunk size − solape", "number"),
     _row("chunking_reading", "chunking", "Lectura de chunking", "", "reading"),
 )
 CONTROL_NAMES = tuple(row["name"] for row in CONTROLS)
-OUTPUT_NAMES = tuple(row["name"] for row in OUTPUTS)
+OUTPUT_NAMES = tuple(name for row in OUTPUTS for name in (row["name"], row["companion"]) if name)
 
 
 def table(ranking_size: int) -> dict:
