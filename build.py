@@ -37,7 +37,7 @@ from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, make_sna
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError  # noqa: E402
+from raglab_core import LabError, form  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -241,6 +241,7 @@ def make_site() -> dict[str, bytes]:
         "snapshot": {"url": snapshot_path, "integrity": subresource_integrity(snapshot, "sha256")},
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
+        "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
     }

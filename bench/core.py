@@ -31,7 +31,8 @@ def main():
         ("compute(default state)", lambda: compute(state), 1e-3),
         ("compute(state with 3 invalid fields)", lambda: compute({**state, "k": "x", "solape": "9999", "grades": "1"}), 1e-3),
         ("footprint(10**6 docs x 10**6 tokens)", lambda: chunking.footprint(10**6, 10**6, 512, 64), None),
-        ("footprint(10**12 tokens, stride 1)", lambda: chunking.footprint(10**6, 10**6, 256, 255), None),
+        # O(1): a loop over the 10**12 windows would take hours (this was a wall-clock test once).
+        ("footprint(10**12 tokens, stride 1)", lambda: chunking.footprint(10**6, 10**6, 256, 255), 0.05),
     ]
     print(f"{'case':40} {'median':>12} {'min':>12} {'target':>10}")
     for name, fn, target in cases:

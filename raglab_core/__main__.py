@@ -22,7 +22,8 @@ skipped queries go to stderr. Exit status: 0 on success, 1 when an input file
 is malformed (every problem found is listed in English on stderr, nothing
 is printed on stdout), 2 for usage errors and unreadable files.
 
->>> report, notes = build_report({"q1": {"a": 1, "b": 1}}, [("run.txt", {"q1": {"a": 0.5, "c": 0.7}})], k=2, umbral=1)
+>>> runs = [("run.txt", {"q1": {"a": 0.5, "c": 0.7}, "q9": {"a": 1.0}})]
+>>> report, evaluations, comparison = build_report({"q1": {"a": 1, "b": 1}}, runs, k=2, umbral=1)
 >>> report["runs"][0]["mean"]                    # ranking c, a: 1 of 2 relevant, at rank 2
 {'precision': 0.5, 'recall': 0.5, 'mrr': 0.5, 'ndcg': 0.38685280723454163}
 >>> print(format_table(report), end="")
@@ -30,6 +31,8 @@ k=2  umbral=1  gain=exponential
 <BLANKLINE>
 run      queries     P@2     R@2   MRR@2  nDCG@2
 run.txt        1  0.5000  0.5000  0.5000  0.3869
+>>> skipped_notes(runs, evaluations, comparison)
+['run.txt: skipped 1 query without judgments (q9)']
 """
 
 import argparse
@@ -37,11 +40,10 @@ import json
 import os
 import sys
 
-from .evaluation import GAINS, METRICS
-from .evaluation import build_report as evaluation_report
+from .evaluation import METRICS
+from .metrics import GAINS
+from .report import PERMUTATIONS, SEED, build_report, metric_labels
 from .trec import TrecFormatError, parse_qrels, parse_run
-
-LABELS = {"precision": "P@{k}", "recall": "R@{k}", "mrr": "MRR@{k}", "ndcg": "nDCG@{k}"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,8 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
     add("--json", action="store_true", help="print JSON instead of a table")
     add("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")
-    add("--permutations", type=_at_least(1), default=10_000, help="randomization test permutations (default 10000)")
-    add("--seed", type=int, default=42, help="randomization test seed (default 42)")
+    add("--permutations", type=_at_least(1), default=PERMUTATIONS,
+        help=f"randomization test permutations (default {PERMUTATIONS})")
+    add("--seed", type=int, default=SEED, help=f"randomization test seed (default {SEED})")
     return parser
 
 
@@ -83,14 +86,13 @@ def _at_least(minimum):
     return whole
 
 
-def build_report(qrels, runs, k, umbral, gain="exponential", complete=False, permutations=10_000, seed=42):
-    """:func:`raglab_core.evaluation.build_report` plus English notes on skipped queries."""
-    report, evaluations, comparison = evaluation_report(qrels, runs, k, umbral, gain, complete, permutations, seed)
+def skipped_notes(runs, evaluations, comparison) -> list[str]:
+    """English notes on the queries :func:`raglab_core.report.build_report` skipped or left unpaired."""
     notes = [note for (name, _), result in zip(runs, evaluations) for note in _skipped(name, result)]
     if comparison and comparison.unpaired:
         unpaired = comparison.unpaired
         notes.append(f"comparison: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
-    return report, notes
+    return notes
 
 
 def _skipped(name, result):
@@ -113,7 +115,7 @@ def _sample(qids, shown=5):
 def format_table(report, per_query=False) -> str:
     """The plain-text report: per-query tables (``per_query``), means, comparison."""
     k = report["k"]
-    labels = [LABELS[name].format(k=k) for name in METRICS]
+    labels = metric_labels(k)
     blocks = [f"k={k}  umbral={report['umbral']}  gain={report['gain']}"]
     if per_query:
         for run in report["runs"]:
@@ -164,7 +166,7 @@ def load(path, parse):
         try:
             return parse(lines, path), None
         except TrecFormatError as error:
-            return None, error.english()
+            return None, error.render("en")
         except UnicodeDecodeError as error:
             return None, f"{path}: not UTF-8 text ({error.reason})"
 
@@ -193,9 +195,11 @@ def main(argv=None) -> int:
         return 1
     qrels, *runs = loaded
     names = [os.path.basename(path) for path, _ in files[1:]]
-    report, notes = build_report(
-        qrels, list(zip(names, runs)), args.k, args.umbral, args.gain, args.complete, args.permutations, args.seed
+    runs = list(zip(names, runs))
+    report, evaluations, comparison = build_report(
+        qrels, runs, args.k, args.umbral, args.gain, args.complete, args.permutations, args.seed
     )
+    notes = skipped_notes(runs, evaluations, comparison)
     if args.json:
         output = json.dumps(report, indent=2, allow_nan=False) + "\n"
     else:

@@ -86,7 +86,7 @@ def evaluate_json(request_json: str, progress=None) -> str:
     try:
         request = json.loads(request_json)
         if not isinstance(request, dict):
-            raise LabError("La petición debe ser un objeto JSON.")
+            raise LabError.page("La petición debe ser un objeto JSON.")
         panel = evaluate_files(request.get("qrels"), request.get("runs"), request.get("k"), request.get("umbral"), progress)
     except (LabError, ValueError) as error:
         return json.dumps({"ok": False, "field": getattr(error, "field", None), "message": str(error)})

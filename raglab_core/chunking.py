@@ -13,8 +13,10 @@ class Footprint:
     ``chunks``: number of windows; ``indexed_tokens``: tokens stored over all
     windows; ``duplicated_tokens``: ``indexed_tokens`` minus the corpus's
     tokens, i.e. the extra copies overlap creates; ``duplication``:
-    ``duplicated_tokens / corpus tokens`` (0.0 for an empty corpus);
-    ``stride``: ``chunk_size - overlap``, the step between window starts.
+    ``duplicated_tokens / corpus_tokens`` (0.0 for an empty corpus);
+    ``stride``: ``chunk_size - overlap``, the step between window starts;
+    ``per_document``: windows per document (:func:`chunks_per_document`);
+    ``corpus_tokens``: ``documents * tokens_per_document``.
     """
 
     chunks: int
@@ -22,6 +24,21 @@ class Footprint:
     duplicated_tokens: int
     duplication: float
     stride: int
+    per_document: int
+    corpus_tokens: int
+
+
+def stride(chunk_size: int, overlap: int) -> int:
+    """The step between window starts: ``chunk_size - overlap`` (``LabError`` unless ``0 <= overlap < chunk_size``).
+
+    >>> stride(512, 64)
+    448
+    """
+    chunk_size = whole_number(chunk_size, "chunk_size", 1)
+    overlap = whole_number(overlap, "overlap", 0)
+    if overlap >= chunk_size:
+        raise LabError("overlap_not_below_chunk", field="overlap")
+    return chunk_size - overlap
 
 
 def chunks_per_document(tokens: int, chunk_size: int, stride: int) -> int:
@@ -56,17 +73,13 @@ def footprint(documents: int, tokens_per_document: int, chunk_size: int, overlap
     >>> f = footprint(documents=10, tokens_per_document=1000, chunk_size=512, overlap=64)
     >>> f.stride, f.chunks, f.indexed_tokens, f.duplicated_tokens   # 3 windows per document
     (448, 30, 11280, 1280)
-    >>> f.duplication == 1280 / 10000
+    >>> f.duplication == 1280 / 10000 and f.per_document == 3 and f.corpus_tokens == 10000
     True
     """
     documents = whole_number(documents, "documents", 0)
     tokens_per_document = whole_number(tokens_per_document, "tokens_per_document", 0)
-    chunk_size = whole_number(chunk_size, "chunk_size", 1)
-    overlap = whole_number(overlap, "overlap", 0)
-    if overlap >= chunk_size:
-        raise LabError("Debe ser menor que el tamaño del chunk.", field="overlap")
-    stride = chunk_size - overlap
-    per_document = chunks_per_document(tokens_per_document, chunk_size, stride)
+    step = stride(chunk_size, overlap)
+    per_document = chunks_per_document(tokens_per_document, chunk_size, step)
     duplicated_per_document = max(per_document - 1, 0) * overlap
     corpus_tokens = documents * tokens_per_document
     duplicated = documents * duplicated_per_document
@@ -75,5 +88,7 @@ def footprint(documents: int, tokens_per_document: int, chunk_size: int, overlap
         indexed_tokens=corpus_tokens + duplicated,
         duplicated_tokens=duplicated,
         duplication=duplicated / corpus_tokens if corpus_tokens else 0.0,
-        stride=stride,
+        stride=step,
+        per_document=per_document,
+        corpus_tokens=corpus_tokens,
     )

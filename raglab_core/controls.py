@@ -45,21 +45,21 @@ def whole_in_range(raw, field: str, low: int, high: int, why: str = "") -> int:
     raglab_core.errors.LabError: Debe ser un número entero, sin decimales ni separadores de miles: un entero entre 1 y 12.
     """
     need = requirement(low, high)
-    out_of_range = LabError(f"Debe ser {need}{why}.", field)
+    out_of_range = LabError.page(f"Debe ser {need}{why}.", field)
     if isinstance(raw, bool):
-        raise LabError(f"No es un número. Escribe {need}.", field)
+        raise LabError.page(f"No es un número. Escribe {need}.", field)
     if isinstance(raw, int):
         value = raw
     elif isinstance(raw, float):
         if not math.isfinite(raw) or not raw.is_integer():
-            raise LabError(f"Debe ser un número entero y finito: {need}.", field)
+            raise LabError.page(f"Debe ser un número entero y finito: {need}.", field)
         value = int(raw)
     elif isinstance(raw, str):
         value = _parse_text(raw.strip(), field, need)
     elif raw is None:
-        raise LabError(f"Falta el valor. Escribe {need}.", field)
+        raise LabError.page(f"Falta el valor. Escribe {need}.", field)
     else:
-        raise LabError(f"No es un número. Escribe {need}.", field)
+        raise LabError.page(f"No es un número. Escribe {need}.", field)
     if not low <= value <= high:
         raise out_of_range
     return value
@@ -67,19 +67,19 @@ def whole_in_range(raw, field: str, low: int, high: int, why: str = "") -> int:
 
 def _parse_text(text: str, field: str, need: str) -> int:
     if not text:
-        raise LabError(f"Falta el valor. Escribe {need}.", field)
+        raise LabError.page(f"Falta el valor. Escribe {need}.", field)
     if len(text) > MAX_TEXT_LENGTH:
-        raise LabError(f"El texto es demasiado largo. Escribe {need}.", field)
+        raise LabError.page(f"El texto es demasiado largo. Escribe {need}.", field)
     if _ASCII_WHOLE.fullmatch(text):
         return int(text)
     if _SIGNED.fullmatch(text):
         if text.startswith("-") and int(text) != 0:
-            raise LabError(f"No puede ser negativo: debe ser {need}.", field)
+            raise LabError.page(f"No puede ser negativo: debe ser {need}.", field)
         return int(text[1:])
     if _EXPONENT.fullmatch(text):
-        raise LabError(f"Escribe el número con cifras, sin exponentes: {need}.", field)
+        raise LabError.page(f"Escribe el número con cifras, sin exponentes: {need}.", field)
     if _DECIMAL.fullmatch(text):
-        raise LabError(f"Debe ser un número entero, sin decimales ni separadores de miles: {need}.", field)
+        raise LabError.page(f"Debe ser un número entero, sin decimales ni separadores de miles: {need}.", field)
     if any(ch.isdigit() for ch in text) and all(ch.isdigit() or ch.isspace() for ch in text):
-        raise LabError(f"Usa las cifras 0 a 9 sin espacios: debe ser {need}.", field)
-    raise LabError(f"No es un número entero. Escribe {need}.", field)
+        raise LabError.page(f"Usa las cifras 0 a 9 sin espacios: debe ser {need}.", field)
+    raise LabError.page(f"No es un número entero. Escribe {need}.", field)

@@ -1,7 +1,7 @@
 """The «Tus datos» panel: your own qrels and runs, evaluated and explained in Spanish.
 
 :func:`evaluate_files` parses the texts the page read (nothing leaves the
-browser), evaluates one or two runs with :func:`raglab_core.evaluation.build_report`
+browser), evaluates one or two runs with :func:`raglab_core.report.build_report`
 — the same numbers as ``python -m raglab_core eval`` — and :func:`panel_view`
 turns the report into what the panel shows: a summary, the means, a sortable
 per-query table, the comparison with its reading, and the per-query deltas to
@@ -11,16 +11,14 @@ Spanish text.
 
 from .controls import whole_in_range
 from .errors import LabError
-from .evaluation import METRICS, build_report
+from .evaluation import METRICS
 from .formatting import DASH, decimal, integer, spanish_list
+from .report import PERMUTATIONS, build_report, metric_labels, p_value_text
 from .trec import parse_qrels, parse_run
 
 MAX_K = 1000
 MAX_UMBRAL = 100
-PERMUTATIONS = 10_000
-SEED = 42
 ALPHA = 0.05
-LABELS = {"precision": "P@{k}", "recall": "R@{k}", "mrr": "MRR@{k}", "ndcg": "nDCG@{k}"}
 PROGRESS_EVERY = 50_000  # lines
 
 
@@ -49,7 +47,7 @@ def evaluate_files(qrels, runs, k, umbral, progress=None) -> dict:
     k = whole_in_range(k, "k", 1, MAX_K)
     umbral = whole_in_range(umbral, "umbral", 1, MAX_UMBRAL)
     if not isinstance(runs, list) or not 1 <= len(runs) <= 2:
-        raise LabError("Elige uno o dos runs.", field="run")
+        raise LabError.page("Elige uno o dos runs.", field="run")
     share = 0.5 / (len(runs) + 1)
     parsed_qrels = parse_qrels(
         _lines_with_progress(_text(qrels, "qrels"), progress, 0.0, share, "los qrels"), _name(qrels, "qrels")
@@ -59,16 +57,14 @@ def evaluate_files(qrels, runs, k, umbral, progress=None) -> dict:
         lines = _lines_with_progress(_text(run, "run"), progress, share * index, share, f"el run {index}")
         parsed_runs.append((_name(run, f"run {index}"), parse_run(lines, _name(run, f"run {index}"))))
     if progress:
-        progress(0.5, "Evaluando…" if len(runs) == 1 else "Evaluando y comparando (10 000 permutaciones)…")
-    report, evaluations, comparison = build_report(
-        parsed_qrels, parsed_runs, k, umbral, permutations=PERMUTATIONS, seed=SEED
-    )
+        progress(0.5, "Evaluando…" if len(runs) == 1 else f"Evaluando y comparando ({_permutations(PERMUTATIONS)})…")
+    report, evaluations, comparison = build_report(parsed_qrels, parsed_runs, k, umbral)
     return panel_view(report, evaluations, comparison)
 
 
 def _text(item, field):
     if not isinstance(item, dict) or not isinstance(item.get("text"), str):
-        raise LabError("Falta el contenido del fichero.", field=field)
+        raise LabError.page("Falta el contenido del fichero.", field=field)
     return item["text"]
 
 
@@ -86,21 +82,13 @@ def _cell(value, signed=False) -> dict:
     return {"raw": value, "text": text}
 
 
-def p_value_text(p: float) -> str:
-    """``0.0415 -> '0,0415'``; below the test's resolution, ``'< 0,0001'``.
-
-    >>> p_value_text(0.0415), p_value_text(0.0)
-    ('0,0415', '< 0,0001')
-    """
-    if p < 1 / PERMUTATIONS:
-        return f"< {decimal(1 / PERMUTATIONS, 4)}"
-    return decimal(p, 4)
+def _permutations(count: int) -> str:
+    return f"{integer(count)} permutaciones"
 
 
 def panel_view(report, evaluations, comparison) -> dict:
-    """What the panel shows, from :func:`~raglab_core.evaluation.build_report`'s results."""
-    k = report["k"]
-    labels = [LABELS[name].format(k=k) for name in METRICS]
+    """What the panel shows, from :func:`~raglab_core.report.build_report`'s results."""
+    labels = metric_labels(report["k"])
     runs = report["runs"]
     view = {
         "summary": _summary(report, evaluations),
@@ -113,7 +101,7 @@ def panel_view(report, evaluations, comparison) -> dict:
         + [f"{label} · {run['name']}" for run in runs for label in labels]
         + ([f"Δ {label}" for label in labels] if comparison else []),
         "rows": _rows(report, comparison),
-        "comparison": _comparison(report, comparison, labels) if comparison else None,
+        "comparison": _comparison(report, labels) if comparison else None,
     }
     return view
 
@@ -153,7 +141,7 @@ def _rows(report, comparison) -> list:
     return rows
 
 
-def _comparison(report, comparison, labels) -> dict:
+def _comparison(report, labels) -> dict:
     data = report["comparison"]
     metrics = []
     for name, label in zip(METRICS, labels):
@@ -165,7 +153,7 @@ def _comparison(report, comparison, labels) -> dict:
                 "wins": result["wins"],
                 "ties": result["ties"],
                 "losses": result["losses"],
-                "p_value": {"raw": result["p_value"], "text": p_value_text(result["p_value"])},
+                "p_value": {"raw": result["p_value"], "text": p_value_text(result["p_value"], data["permutations"])},
             }
         )
     ndcg = data["metrics"]["ndcg"]
@@ -174,6 +162,10 @@ def _comparison(report, comparison, labels) -> dict:
         "baseline": data["baseline"],
         "candidate": data["candidate"],
         "queries": data["queries"],
+        "caption": (
+            "Diferencia media, consultas ganadas, empatadas y perdidas, y p-valor de la prueba de "
+            f"aleatorización pareada ({_permutations(data['permutations'])})"
+        ),
         "metrics": metrics,
         "reading": _reading(data, labels),
         "chart": {

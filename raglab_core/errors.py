@@ -1,20 +1,88 @@
-"""The one exception the core raises for bad input."""
+"""The one exception the core raises for bad input, and its messages in English and Spanish.
+
+The core raises a :class:`LabError` with a *code* and its *parameters*, never
+a sentence: the edges put it into words, the page in Spanish (``str(error)``,
+``error.render("es")``) and the command line in English
+(``error.render("en")``). This follows :class:`raglab_core.trec.Problem`,
+whose ``render(language)`` does the same for file problems.
+"""
+
+# code -> (English, Spanish) templates, filled from LabError.params.
+MESSAGES = {
+    # raglab_core.validate: arguments of the metric and chunking functions
+    "not_integer": ("{name} must be an integer.", "{name} debe ser un número entero."),
+    "below_minimum": (
+        "{name} must be an integer greater than or equal to {minimum}.",
+        "{name} debe ser un entero mayor o igual que {minimum}.",
+    ),
+    "not_grade_sequence": (
+        "{name} must be a sequence of integer grades.",
+        "{name} debe ser una secuencia de grados enteros.",
+    ),
+    "negative_grade": (
+        "Every grade of {name} must be an integer greater than or equal to 0.",
+        "Cada grado de {name} debe ser un entero mayor o igual que 0.",
+    ),
+    # raglab_core.metrics
+    "total_below_ranked": (
+        "total_relevant must be at least {found}: the ranking already holds {found} relevant documents.",
+        "total_relevant debe ser al menos {found}: el ranking ya contiene {found} documentos relevantes.",
+    ),
+    "judgments_missing": (
+        "judgments must include the grade of every relevant document of the ranking.",
+        "judgments debe incluir el grado de cada documento relevante del ranking.",
+    ),
+    "gain": ("The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
+    # raglab_core.chunking (and the lab's «solape» control)
+    "overlap_not_below_chunk": ("Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
+    # raglab_core.evaluation
+    "settings_differ": (
+        "Both evaluations must use the same k, umbral and gain.",
+        "Las dos evaluaciones deben usar los mismos k, umbral y ganancia.",
+    ),
+    # A message the page's own modules (lab, controls, scenario, data panel) write: Spanish only.
+    "page": ("{text}", "{text}"),
+}
+LANGUAGES = ("en", "es")
 
 
 class LabError(ValueError):
-    """Invalid input to the lab, with the input's name and a Spanish message.
+    """Invalid input, with the input's name, a message code and the message's parameters.
 
     ``field`` is the name of the offending input (a form-control name such as
     ``"solape"``, or an argument name such as ``"k"``), or ``None`` when the
-    problem is not tied to one input. ``str(error)`` is the message, written in
-    Spanish for the page, stating the requirement that was not met.
+    problem is not tied to one input. ``code`` names the message (a key of
+    :data:`MESSAGES`) and ``params`` fill it. :meth:`render` words it in
+    ``"en"`` or ``"es"``; ``str(error)`` is the Spanish, as the page shows it,
+    stating the requirement that was not met.
 
-    >>> error = LabError("Debe ser menor que el tamaño del chunk.", field="solape")
-    >>> error.field, str(error)
-    ('solape', 'Debe ser menor que el tamaño del chunk.')
+    >>> error = LabError("overlap_not_below_chunk", field="solape")
+    >>> error.field, str(error), error.render("en")
+    ('solape', 'Debe ser menor que el tamaño del chunk.', 'Must be less than the chunk size.')
+    >>> LabError("below_minimum", field="k", name="k", minimum=1).render("en")
+    'k must be an integer greater than or equal to 1.'
     """
 
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
+    def __init__(self, code: str, field: str | None = None, **params):
+        self.code = code
         self.field = field
-        self.message = message
+        self.params = params
+        super().__init__(self.render("es"))
+
+    @classmethod
+    def page(cls, text: str, field: str | None = None) -> "LabError":
+        """An error about the page's own inputs, whose message ``text`` is written in Spanish only.
+
+        >>> str(LabError.page("Elige uno o dos runs.", field="run"))
+        'Elige uno o dos runs.'
+        """
+        return cls("page", field, text=text)
+
+    @property
+    def message(self) -> str:
+        """The Spanish message (``str(error)``)."""
+        return str(self)
+
+    def render(self, language: str = "es") -> str:
+        """The message in ``language``: ``"en"`` or ``"es"``."""
+        return MESSAGES[self.code][LANGUAGES.index(language)].format(**self.params)

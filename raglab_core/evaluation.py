@@ -1,4 +1,4 @@
-"""Evaluate a run against qrels, trec_eval-exact, and compare two runs.
+"""Evaluate a run against qrels, trec_eval-exact (comparing two runs: :mod:`raglab_core.report`).
 
 Input is plain data: ``qrels`` ``{qid: {docid: rel}}`` and a ``run``
 ``{qid: {docid: score}}`` (what :mod:`raglab_core.trec` parses). Four metrics
@@ -14,7 +14,7 @@ recall    relevant in top k / judged relevant of the query       ``recall.k`` / 
           (``None`` when the query has none)
 mrr       1 / rank of the first relevant within k, else 0        ``recip_rank`` on the run
                                                                  cut at k / ``mrr@k``
-ndcg      DCG@k / IDCG@k, discount ``log2(i + 1)``; gain         exponential: ranx
+ndcg      DCG@k / IDCG@k, discount ``log₂(i + 1)``; gain         exponential: ranx
           ``2**rel - 1`` (``"exponential"``, default) or         ``ndcg_burges@k``; linear:
           ``rel`` (``"linear"``); ``None`` when IDCG@k is 0      trec_eval ``ndcg_cut.k``
 ========= ====================================================== ==========================
@@ -57,31 +57,26 @@ References
 .. [3] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR
    techniques", ACM TOIS 20(4), 2002.
 .. [4] C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
-.. [5] M. D. Smucker, J. Allan and B. Carterette, "A comparison of statistical
-   significance tests for information retrieval evaluation", CIKM 2007.
 
 >>> qrels = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1}}
 >>> run = {"q1": {"a": 0.5, "b": 0.9, "c": 0.1}, "q3": {"x": 1.0}}
 >>> result = evaluate_run(qrels, run, k=2)
 >>> result.per_query["q1"]                       # ranking b, a: one relevant in 2
 QueryScores(precision=0.5, recall=0.5, mrr=0.5, ndcg=0.52129602861432)
->>> result.per_query["q1"].ndcg == (3 / math.log2(3)) / (3 / math.log2(2) + 1 / math.log2(3))
+>>> result.per_query["q1"].ndcg == metrics.dcg_at_k([0, 2], 2) / metrics.dcg_at_k([2, 1], 2)
 True
 >>> result.not_in_qrels, result.not_in_run
 (('q3',), ('q2',))
 """
 
 import math
-import random
 from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import metrics
-from .errors import LabError
-from .validate import grade_list, whole_number
+from .validate import gain_name, whole_number
 
-GAINS = ("exponential", "linear")
 METRICS = ("precision", "recall", "mrr", "ndcg")
 
 
@@ -169,38 +164,6 @@ def _clamped(value):
     return math.copysign(_FLOAT_MAX if abs(value) < _ROUNDS_TO_INFINITY else math.inf, value)
 
 
-def dcg_linear_at_k(grades, k: int) -> float:
-    """DCG with linear gain: ``sum_{i=1..k} grade_i / log2(i + 1)`` (trec_eval's ``ndcg_cut``).
-
-    The exponential-gain version is :func:`raglab_core.metrics.dcg_at_k`.
-
-    >>> dcg_linear_at_k([3, 0, 2], k=3) == 3 / math.log2(2) + 2 / math.log2(4)
-    True
-    """
-    grades = grade_list(grades)
-    k = whole_number(k, "k", 1)
-    return math.fsum(grade / math.log2(rank + 1) for rank, grade in enumerate(grades[:k], start=1))
-
-
-def ndcg_linear_at_k(grades, k: int, judgments) -> float | None:
-    """nDCG@k with linear gain: ``dcg_linear_at_k(grades) / dcg_linear_at_k(ideal)``.
-
-    ``ideal`` is ``judgments`` (every judged grade of the query) sorted
-    descending; ``None`` when its DCG is 0. This is trec_eval's
-    ``ndcg_cut.k``; :func:`raglab_core.metrics.ndcg_at_k` is the exponential
-    (Burges) version.
-
-    >>> ndcg_linear_at_k([0, 3], k=2, judgments=[3, 1]) == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
-    True
-    >>> ndcg_linear_at_k([0], k=1, judgments=[0]) is None
-    True
-    """
-    ideal = dcg_linear_at_k(sorted(grade_list(judgments, "judgments"), reverse=True), k)
-    if ideal == 0:
-        return None
-    return dcg_linear_at_k(grades, k) / ideal
-
-
 def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential") -> QueryScores:
     """The four metrics of one query.
 
@@ -211,19 +174,14 @@ def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential
     >>> scores = score_query([0, 2, 1], judgments=[2, 1, 3], k=3, umbral=2)
     >>> scores.precision, scores.recall, scores.mrr                 # 1/3, 1/2 (grades 2 and 3), 1/2
     (0.3333333333333333, 0.5, 0.5)
-    >>> scores.ndcg == (3 / math.log2(3) + 1 / math.log2(4)) / (7 + 3 / math.log2(3) + 1 / math.log2(4))
+    >>> scores.ndcg == metrics.dcg_at_k([0, 2, 1], 3) / metrics.dcg_at_k([3, 2, 1], 3)
     True
     """
-    total_relevant = sum(1 for grade in judgments if grade >= umbral)
-    if _checked_gain(gain) == "exponential":
-        ndcg = metrics.ndcg_at_k(grades, k, judgments)
-    else:
-        ndcg = ndcg_linear_at_k(grades, k, judgments)
     return QueryScores(
         metrics.precision_at_k(grades, k, umbral),
-        metrics.recall_at_k(grades, k, umbral, total_relevant),
+        metrics.recall_at_k(grades, k, umbral, metrics.relevant_count(judgments, umbral)),
         metrics.mrr_at_k(grades, k, umbral),
-        ndcg,
+        metrics.ndcg_at_k(grades, k, judgments, gain),
     )
 
 
@@ -239,20 +197,14 @@ def mean_scores(scores) -> QueryScores:
     return QueryScores(*(math.fsum(value or 0.0 for value in column) / len(scores) for column in zip(*scores)))
 
 
-def _checked_gain(gain):
-    if gain not in GAINS:
-        raise LabError("La ganancia debe ser «exponential» o «linear».", field="gain")
-    return gain
-
-
 def evaluate_run(
     qrels, run, k: int = 10, umbral: int = 1, gain: str = "exponential", complete: bool = False
 ) -> RunEvaluation:
     """Evaluate ``run`` against ``qrels``: a :class:`RunEvaluation` (conventions in the module docstring).
 
-    ``LabError`` if ``k < 1``, ``umbral < 1`` or ``gain`` is not one of :data:`GAINS`.
+    ``LabError`` if ``k < 1``, ``umbral < 1`` or ``gain`` is not one of :data:`~raglab_core.metrics.GAINS`.
     """
-    k, umbral, gain = whole_number(k, "k", 1), whole_number(umbral, "umbral", 1), _checked_gain(gain)
+    k, umbral, gain = whole_number(k, "k", 1), whole_number(umbral, "umbral", 1), gain_name(gain)
     per_query = {}
     for qid in sorted(qrels.keys() if complete else qrels.keys() & run.keys()):
         judged = qrels[qid]
@@ -270,198 +222,3 @@ def evaluate_run(
         not_in_qrels=tuple(sorted(run.keys() - qrels.keys())),
         not_in_run=tuple(sorted(qrels.keys() - run.keys())),
     )
-
-
-# --- comparing two runs -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MetricComparison:
-    """One metric of two runs compared over paired queries.
-
-    ``deltas`` maps qid -> candidate − baseline (``None`` counted as 0);
-    ``wins``/``ties``/``losses`` count queries where the candidate is
-    above/equal to/below the baseline; ``mean_delta`` is the mean of the
-    deltas; ``p_value`` the two-sided paired randomization test's.
-    """
-
-    mean_delta: float
-    wins: int
-    ties: int
-    losses: int
-    p_value: float
-    deltas: dict
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Two runs compared: ``queries`` (paired query ids), ``unpaired`` (evaluated for one run only),
-    the test's ``permutations`` and ``seed``, and a :class:`MetricComparison` per name in ``metrics``."""
-
-    queries: tuple
-    unpaired: tuple
-    permutations: int
-    seed: int
-    metrics: dict
-
-
-_EPSILON = 1e-9
-"""Tolerance on the summed deltas: permuted sums within it of the observed one count as "as extreme"."""
-
-
-def randomization_test(deltas, permutations: int = 10_000, seed: int = 42) -> float:
-    """Two-sided p-value of the paired randomization (permutation) test on per-query ``deltas``.
-
-    Fisher's randomization test as described for IR by Smucker et al. [5]_
-    and implemented by ranx's ``fisher_randomization_test``: under the null
-    hypothesis the two runs are exchangeable, so each query's pair of scores
-    is swapped with probability 1/2, i.e. each delta ``d_i`` gets a random sign
-    ``s_i``. With ``T = |sum_i d_i|`` and ``T* = |sum_i s_i d_i|``,
-
-        ``p = #{permutations with T* >= T} / permutations``
-
-    (ranx's definition: no +1 correction; the observed arrangement is not
-    added, it is only drawn by chance). Sums of deltas instead of differences
-    of means give the same test; ``T* >= T - 1e-9`` absorbs rounding so that
-    ties with ``T`` count. Sign vectors come from
-    ``random.Random(seed).getrandbits(n)`` (``n``: the non-zero deltas; a zero
-    delta is the same under either sign), so ``p`` is deterministic for a seed
-    (but not equal to ranx's, whose generator differs). For speed, the
-    deltas are cut into blocks of 8 and every block's 256 subset sums are
-    tabulated: one permutation costs ``n / 8`` look-ups.
-
-    >>> randomization_test([0.0, 0.0, 0.0])          # identical runs
-    1.0
-    >>> randomization_test([0.5] * 30, permutations=1000)   # all 30 signs must agree: p = 2 / 2**30
-    0.0
-    """
-    permutations = whole_number(permutations, "permutations", 1)
-    # A zero delta adds 0 under either sign: dropping it changes no sum and saves work.
-    deltas = [float(delta) for delta in deltas if delta != 0]
-    if not deltas:
-        return 1.0  # every permuted sum is 0 = the observed one
-    observed = abs(math.fsum(deltas))
-    total = sum(deltas)
-    # tables[j][m]: sum of the deltas of block j whose bit is set in m (bit b <-> delta 8j + b).
-    tables = []
-    for start in range(0, len(deltas), 8):
-        table = [0.0]
-        for delta in deltas[start : start + 8]:
-            table += [partial + delta for partial in table]
-        tables.append(table)
-    # Sign +1 for a set bit, -1 otherwise: sum_i s_i d_i = 2 * (sum of set deltas) - total.
-    threshold = observed - _EPSILON
-    n, width = len(deltas), len(tables)
-    draw, lookup = random.Random(seed).getrandbits, list.__getitem__
-    extreme = 0
-    for _ in range(permutations):
-        chosen = draw(n).to_bytes(width, "little")
-        if abs(2.0 * sum(map(lookup, tables, chosen)) - total) >= threshold:
-            extreme += 1
-    return extreme / permutations
-
-
-def compare_runs(
-    baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = 10_000, seed: int = 42
-) -> Comparison:
-    """Compare ``candidate`` with ``baseline`` per query: a :class:`Comparison`.
-
-    Paired tests need pairs: only queries evaluated for both runs are compared
-    (others are listed in ``unpaired``). Evaluate both with ``complete=True``
-    to compare over every qrels query, a missing query scoring 0. Both
-    evaluations must share ``k``, ``umbral`` and ``gain`` (``LabError``
-    otherwise). The same seed gives every metric the same sign vectors, as in
-    ranx.
-
-    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
-    >>> first = evaluate_run(qrels, {"q1": {"a": 1.0, "z": 2.0}, "q2": {"b": 1.0}}, k=1)
-    >>> second = evaluate_run(qrels, {"q1": {"a": 3.0, "z": 2.0}, "q2": {"b": 1.0}}, k=1)
-    >>> result = compare_runs(first, second, permutations=1000)
-    >>> mrr = result.metrics["mrr"]
-    >>> mrr.deltas, (mrr.wins, mrr.ties, mrr.losses), mrr.mean_delta, mrr.p_value
-    ({'q1': 1.0, 'q2': 0.0}, (1, 1, 0), 0.5, 1.0)
-    """
-    settings = (baseline.k, baseline.umbral, baseline.gain)
-    if settings != (candidate.k, candidate.umbral, candidate.gain):
-        raise LabError("Las dos evaluaciones deben usar los mismos k, umbral y ganancia.", field=None)
-    queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))
-    unpaired = tuple(sorted(baseline.per_query.keys() ^ candidate.per_query.keys()))
-    compared = {}
-    for index, name in enumerate(METRICS):
-        deltas = {
-            qid: (candidate.per_query[qid][index] or 0.0) - (baseline.per_query[qid][index] or 0.0)
-            for qid in queries
-        }
-        values = list(deltas.values())
-        compared[name] = MetricComparison(
-            mean_delta=math.fsum(values) / len(values) if values else 0.0,
-            wins=sum(1 for delta in values if delta > 0),
-            ties=sum(1 for delta in values if delta == 0),
-            losses=sum(1 for delta in values if delta < 0),
-            p_value=randomization_test(values, permutations, seed),
-            deltas=deltas,
-        )
-    return Comparison(queries=queries, unpaired=unpaired, permutations=permutations, seed=seed, metrics=compared)
-
-
-# --- the report (the CLI's --json, and the page's «Tus datos» panel) ------------------------------
-
-TEST_NAME = "two-sided paired randomization test (Fisher; Smucker et al. 2007)"
-
-
-def build_report(qrels, runs, k, umbral, gain="exponential", complete=False, permutations=10_000, seed=42):
-    """Evaluate one or two parsed runs: ``(report, evaluations, comparison)``.
-
-    ``runs`` is a list of one or two ``(name, run)``; with two, the second is
-    compared with the first (the baseline). ``report`` is JSON-ready::
-
-        {"k", "umbral", "gain",
-         "runs": [{"name", "queries", "mean": {metric: value},
-                   "per_query": {qid: {metric: value}}}],
-         "comparison": None | {"baseline", "candidate", "queries", "test", "permutations",
-                               "seed", "metrics": {metric: {"mean_delta", "wins", "ties",
-                                                            "losses", "p_value", "per_query"}}}}
-
-    ``evaluations`` (a :class:`RunEvaluation` per run) and ``comparison`` (a
-    :class:`Comparison` or ``None``) carry what the report leaves out, such as
-    the skipped queries.
-    """
-    evaluations = [evaluate_run(qrels, run, k, umbral, gain, complete) for _, run in runs]
-    report = {
-        "k": k,
-        "umbral": umbral,
-        "gain": gain,
-        "runs": [
-            {
-                "name": name,
-                "queries": len(result.per_query),
-                "mean": result.mean._asdict(),
-                "per_query": {qid: scores._asdict() for qid, scores in result.per_query.items()},
-            }
-            for (name, _), result in zip(runs, evaluations)
-        ],
-        "comparison": None,
-    }
-    comparison = None
-    if len(evaluations) == 2:
-        comparison = compare_runs(*evaluations, permutations=permutations, seed=seed)
-        report["comparison"] = {
-            "baseline": runs[0][0],
-            "candidate": runs[1][0],
-            "queries": len(comparison.queries),
-            "test": TEST_NAME,
-            "permutations": permutations,
-            "seed": seed,
-            "metrics": {
-                name: {
-                    "mean_delta": result.mean_delta,
-                    "wins": result.wins,
-                    "ties": result.ties,
-                    "losses": result.losses,
-                    "p_value": result.p_value,
-                    "per_query": result.deltas,
-                }
-                for name, result in comparison.metrics.items()
-            },
-        }
-    return report, evaluations, comparison

@@ -22,18 +22,13 @@ reason in ``note``). A bad control never blanks the outputs that do not
 depend on it.
 """
 
-from . import metrics
-from .chunking import footprint
+from . import chunking, metrics
 from .controls import whole_in_range
 from .errors import LabError
 from .formatting import DASH, decimal, integer, percent, spanish_list
 from .ranking import rerank_prefix
-from .scenario import CONTROL_NAMES, MAX_GRADE, validate_scenario
-
-MAX_TOTAL = 100_000
-MAX_DOCS = 10_000_000
-MAX_TOKENS_PER_DOC = 10_000_000
-MAX_CHUNK = 100_000
+from .form import CONTROL_NAMES, MAX_GRADE, table
+from .scenario import validate_scenario
 
 #: How each control is named in Spanish messages.
 CONTROL_LABELS = {
@@ -47,8 +42,8 @@ CONTROL_LABELS = {
     "solape": "el solape",
     "grades": "los grados",
 }
-METRIC_OUTPUTS = ("precision", "recall", "mrr", "ndcg", "relevant_in_k")
-CHUNKING_OUTPUTS = ("chunks", "indexed_tokens", "duplicated_tokens", "duplication", "stride")
+#: The chunking controls, in the order :func:`~raglab_core.chunking.footprint` takes them.
+CHUNKING_INPUTS = ("docs", "tokens_doc", "chunk", "solape")
 
 
 def compute(state) -> dict:
@@ -66,7 +61,7 @@ def compute(state) -> dict:
     ('Debe ser menor que el tamaño del chunk.', '—')
     """
     if not isinstance(state, dict):
-        raise LabError("El estado debe ser un objeto JSON.", field=None)
+        raise LabError.page("El estado debe ser un objeto JSON.", field=None)
     scenario = validate_scenario(state.get("scenario"))
     documents = scenario["documents"]
     controls, values = _read_controls(state, scenario)
@@ -76,9 +71,10 @@ def compute(state) -> dict:
     ranked = [grades[i] for i in order]
     outputs = {}
     outputs.update(_metric_outputs(ranked, grades, values))
-    outputs.update(_chunking_outputs(values))
+    fp = _footprint(values)
+    outputs.update(_chunking_outputs(values, fp))
     outputs["metrics_reading"] = _text_output(_metrics_reading(scenario, grades, order, values, outputs))
-    outputs["chunking_reading"] = _text_output(_chunking_reading(values, outputs))
+    outputs["chunking_reading"] = _text_output(_chunking_reading(values, outputs, fp))
     return {
         "controls": controls,
         "outputs": outputs,
@@ -97,7 +93,7 @@ def check_defaults(scenario) -> None:
     view = compute({"scenario": scenario})
     for name, control in view["controls"].items():
         if control["error"]:
-            raise LabError(control["error"], field=f"scenario.defaults.{name}")
+            raise LabError.page(control["error"], field=f"scenario.defaults.{name}")
 
 
 # --- controls -----------------------------------------------------------------------------
@@ -125,32 +121,27 @@ def _read_controls(state: dict, scenario: dict):
     controls["grades"] = _read_grades(state.get("grades"), scenario)
     grades = controls["grades"]["value"]
     ranking_size = f" (el ranking tiene {n} documentos)"
-    read("k", 1, n, ranking_size)
-    read("umbral", 1, MAX_GRADE, " (la escala de grados va de 0 a 3)")
-    read("rerank", 0, n, ranking_size)
+    why = {"k": ranking_size, "umbral": f" (la escala de grados va de 0 a {MAX_GRADE})", "rerank": ranking_size}
 
     def at_least_relevant(total):
         threshold = values["umbral"]
         if threshold is None:
             return
-        found = sum(1 for grade in grades if grade >= threshold)
+        found = metrics.relevant_count(grades, threshold)
         if total < found:
-            raise LabError(
+            raise LabError.page(
                 f"Debe ser al menos {found}: el ranking ya contiene {found} "
                 f"documentos relevantes (grado ≥ {threshold}).",
                 "total",
             )
 
-    read("total", 0, MAX_TOTAL, check=at_least_relevant)
-    read("docs", 0, MAX_DOCS)
-    read("tokens_doc", 0, MAX_TOKENS_PER_DOC)
-    read("chunk", 1, MAX_CHUNK)
-
     def below_chunk(overlap):
         if values["chunk"] is not None and overlap >= values["chunk"]:
-            raise LabError("Debe ser menor que el tamaño del chunk.", "solape")
+            raise LabError("overlap_not_below_chunk", "solape")
 
-    read("solape", 0, MAX_CHUNK - 1, check=below_chunk)
+    checks = {"total": at_least_relevant, "solape": below_chunk}
+    for row in table(n)["controls"]:  # in table order: umbral before total, chunk before solape
+        read(row["name"], row["min"], row["max"], why.get(row["name"], ""), checks.get(row["name"]))
     return controls, values
 
 
@@ -239,17 +230,26 @@ def _metric_outputs(ranked, grades, values) -> dict:
     return out
 
 
-def _chunking_outputs(values) -> dict:
+def _footprint(values):
+    """The corpus's :class:`~raglab_core.chunking.Footprint`, or None while one of its controls is invalid."""
+    if _invalid(CHUNKING_INPUTS, values):
+        return None
+    return chunking.footprint(*(values[name] for name in CHUNKING_INPUTS))
+
+
+def _chunking_outputs(values, fp) -> dict:
     out = {}
     note = _blocked_by(("chunk", "solape"), values)
-    stride = None if note else values["chunk"] - values["solape"]
-    out["stride"] = _undefined(note) if note else _number_output(stride, f"{integer(stride)} tokens")
-    note = _blocked_by(("docs", "tokens_doc", "chunk", "solape"), values)
+    if note:
+        out["stride"] = _undefined(note)
+    else:
+        stride = chunking.stride(values["chunk"], values["solape"])
+        out["stride"] = _number_output(stride, f"{integer(stride)} tokens")
+    note = _blocked_by(CHUNKING_INPUTS, values)
     if note:
         for name in ("chunks", "indexed_tokens", "duplicated_tokens", "duplication"):
             out[name] = _undefined(note)
         return out
-    fp = footprint(values["docs"], values["tokens_doc"], values["chunk"], values["solape"])
     out["chunks"] = _number_output(fp.chunks, integer(fp.chunks))
     out["indexed_tokens"] = _number_output(fp.indexed_tokens, integer(fp.indexed_tokens))
     out["duplicated_tokens"] = _number_output(
@@ -333,7 +333,7 @@ def _metrics_reading(scenario, grades, order, values, outputs) -> str:
     documents = scenario["documents"]
     ranked = [grades[i] for i in order]
     found = outputs["relevant_in_k"]["value"]
-    first = next((rank for rank, g in enumerate(ranked[:k], start=1) if g >= threshold), None)
+    first = metrics.first_relevant_rank(ranked, k, threshold)
     relevant = f"relevante{'s' if found != 1 else ''} (grado ≥ {threshold})"
     if k == 1:
         parts = [f"El primer resultado {'es' if found else 'no es'} relevante (grado ≥ {threshold})."]
@@ -349,7 +349,7 @@ def _metrics_reading(scenario, grades, order, values, outputs) -> str:
         ]
 
     if total is not None and total > 0:
-        in_ranking = sum(1 for g in grades if g >= threshold)
+        in_ranking = metrics.relevant_count(grades, threshold)
         sentence = f"El top-{k} recupera {found} de los {total} relevantes conocidos."
         if total > in_ranking:
             missing = total - in_ranking
@@ -386,38 +386,37 @@ def _metrics_reading(scenario, grades, order, values, outputs) -> str:
     return " ".join(parts)
 
 
-def _chunking_reading(values, outputs) -> str:
-    bad = _invalid(("docs", "tokens_doc", "chunk", "solape"), values)
+def _chunking_reading(values, outputs, fp) -> str:
+    bad = _invalid(CHUNKING_INPUTS, values)
     if bad:
         return f"Sin lectura de chunking hasta que corrijas {bad}."
-    docs, tokens, chunk, overlap = (values[name] for name in ("docs", "tokens_doc", "chunk", "solape"))
+    docs, tokens, chunk, overlap = (values[name] for name in CHUNKING_INPUTS)
     caveat = (
         " Esta huella mide coste (almacenamiento y candidatos redundantes), no calidad: si un "
         "tamaño u otro recupera mejor solo lo dice una evaluación con qrels reales."
     )
     if docs == 0 or tokens == 0:
         return "El corpus está vacío: no hay nada que indexar ni duplicar."
-    chunks = outputs["chunks"]["value"]
     if tokens <= chunk:
         return (
             f"Cada documento ({integer(tokens)} tokens) cabe en un solo chunk de {integer(chunk)}: "
-            f"el índice guarda {integer(chunks)} chunks y el solape no duplica nada."
+            f"el índice guarda {integer(fp.chunks)} chunks y el solape no duplica nada."
             + caveat
         )
-    corpus = docs * tokens
-    per_document = chunks // docs
     text = (
-        f"Cada documento de {integer(tokens)} tokens se parte en {integer(per_document)} chunks "
-        f"con stride {integer(chunk - overlap)}."
+        f"Cada documento de {integer(tokens)} tokens se parte en {integer(fp.per_document)} chunks "
+        f"con stride {integer(fp.stride)}."
     )
     if overlap == 0:
         return (
-            text + f" Sin solape no hay copias: el índice guarda los {integer(corpus)} tokens del corpus." + caveat
+            text
+            + f" Sin solape no hay copias: el índice guarda los {integer(fp.corpus_tokens)} tokens del corpus."
+            + caveat
         )
     return (
         text
         + f" El índice guarda {outputs['indexed_tokens']['text']} tokens para un corpus de "
-        f"{integer(corpus)}: {integer(outputs['duplicated_tokens']['value'])} "
+        f"{integer(fp.corpus_tokens)}: {integer(fp.duplicated_tokens)} "
         f"({outputs['duplication']['text']}) son copias creadas por el solape."
         + caveat
     )

@@ -12,9 +12,12 @@ Conventions, stated once (they match trec_eval [1]_ and ranx [2]_):
   (``total_relevant``), which the caller supplies: it lies outside the top k.
   It is Recall@k, not Success@k (which would be 1 as soon as one relevant
   document is retrieved).
-* nDCG@k uses exponential gain ``2**g - 1`` and discount ``log2(i + 1)``
-  (Burges et al. [3]_; ranx's ``ndcg_burges``). trec_eval's ``ndcg_cut`` uses
-  linear gain ``g`` instead.
+* DCG and nDCG take the gain as a parameter (``GAINS``), as ranx's
+  ``_dcg(..., jarvelin)`` and ir_measures' ``dcg`` option do:
+  ``"exponential"`` (default) is ``2**g - 1`` (Burges et al. [3]_; ranx's
+  ``ndcg_burges``), ``"linear"`` is ``g`` (Järvelin & Kekäläinen [4]_;
+  trec_eval's ``ndcg_cut``, ranx's ``ndcg``). The discount is
+  ``log₂(i + 1)`` for both, written once, in :func:`dcg_at_k`.
 * Undefined values are ``None``, never NaN.
 
 References
@@ -28,14 +31,28 @@ References
 """
 
 import math
+import operator
 from collections import Counter
 
 from .errors import LabError
-from .validate import grade_list, whole_number
+from .validate import GAINS, gain_name, grade_list, whole_number
 
 
 def _checked(grades, k, threshold=0):
     return grade_list(grades), whole_number(k, "k", 1), whole_number(threshold, "threshold", 0)
+
+
+def relevant_count(grades, threshold: int) -> int:
+    """Number of relevant documents among all of ``grades``.
+
+    ``|{i : grade_i >= threshold}|`` (no cut-off: the relevant documents a
+    ranking or a set of judgments holds).
+
+    >>> relevant_count([3, 0, 2, 1], threshold=2)
+    2
+    """
+    grades, threshold = grade_list(grades), whole_number(threshold, "threshold", 0)
+    return sum(1 for grade in grades if grade >= threshold)
 
 
 def relevant_within_k(grades, k: int, threshold: int) -> int:
@@ -47,7 +64,22 @@ def relevant_within_k(grades, k: int, threshold: int) -> int:
     2
     """
     grades, k, threshold = _checked(grades, k, threshold)
-    return sum(1 for grade in grades[:k] if grade >= threshold)
+    return relevant_count(grades[:k], threshold)
+
+
+def first_relevant_rank(grades, k: int, threshold: int) -> int | None:
+    """The 1-based rank of the first relevant document within ``k``, or ``None`` if there is none.
+
+    ``min{i <= k : grade_i >= threshold}`` (trec_eval's ``recip_rank`` takes
+    its reciprocal).
+
+    >>> first_relevant_rank([0, 0, 2, 3], k=5, threshold=2)
+    3
+    >>> first_relevant_rank([0, 0, 2, 3], k=2, threshold=2) is None
+    True
+    """
+    grades, k, threshold = _checked(grades, k, threshold)
+    return next((rank for rank, grade in enumerate(grades[:k], start=1) if grade >= threshold), None)
 
 
 def precision_at_k(grades, k: int, threshold: int) -> float:
@@ -85,13 +117,9 @@ def recall_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | 
     """
     grades, k, threshold = _checked(grades, k, threshold)
     total_relevant = whole_number(total_relevant, "total_relevant", 0)
-    in_ranking = sum(1 for grade in grades if grade >= threshold)
+    in_ranking = relevant_count(grades, threshold)
     if total_relevant < in_ranking:
-        raise LabError(
-            f"total_relevant debe ser al menos {in_ranking}: el ranking ya contiene "
-            f"{in_ranking} documentos relevantes.",
-            field="total_relevant",
-        )
+        raise LabError("total_below_ranked", field="total_relevant", found=in_ranking)
     if total_relevant == 0:
         return None
     return relevant_within_k(grades, k, threshold) / total_relevant
@@ -109,29 +137,42 @@ def mrr_at_k(grades, k: int, threshold: int) -> float:
     >>> mrr_at_k([0, 0, 2, 3], k=2, threshold=2)   # first hit below k
     0.0
     """
-    grades, k, threshold = _checked(grades, k, threshold)
-    for rank, grade in enumerate(grades[:k], start=1):
-        if grade >= threshold:
-            return 1 / rank
-    return 0.0
+    rank = first_relevant_rank(grades, k, threshold)
+    return 0.0 if rank is None else 1 / rank
 
 
-def dcg_at_k(grades, k: int) -> float:
-    """Discounted cumulative gain with exponential gain.
+_DISCOUNTS = ()
+"""``_DISCOUNTS[i]`` is the discount of rank ``i + 1``; :func:`dcg_at_k` lengthens it as ``k`` grows."""
 
-    ``DCG@k = sum_{i=1..k} (2**grade_i - 1) / log2(i + 1)``, summed with
-    ``math.fsum`` (Järvelin & Kekäläinen 2002; gain of Burges et al. 2005).
+
+def dcg_at_k(grades, k: int, gain: str = "exponential") -> float:
+    """Discounted cumulative gain at ``k`` (Järvelin & Kekäläinen 2002).
+
+    ``DCG@k = sum_{i=1..k} gain(grade_i) / log2(i + 1)`` with
+    ``gain(g) = 2**g - 1`` for ``"exponential"`` (Burges et al. 2005; ranx's
+    ``ndcg_burges``, ir_measures' ``dcg='exp-log2'``) or ``gain(g) = g`` for
+    ``"linear"`` (trec_eval's ``ndcg_cut``, ranx's ``ndcg``, ir_measures'
+    ``dcg='log2'``), summed with ``math.fsum``. The discounts are computed
+    once and reused, which keeps evaluating long runs fast.
 
     >>> dcg_at_k([3, 0, 2], k=3) == 7 / math.log2(2) + 3 / math.log2(4)
     True
+    >>> dcg_at_k([3, 0, 2], k=3, gain="linear") == 3 / math.log2(2) + 2 / math.log2(4)
+    True
     """
+    global _DISCOUNTS
     grades = grade_list(grades)
     k = whole_number(k, "k", 1)
-    return math.fsum((2**grade - 1) / math.log2(rank + 1) for rank, grade in enumerate(grades[:k], start=1))
+    discounts = _DISCOUNTS
+    if len(discounts) < min(k, len(grades)):  # replaced whole, never changed in place: thread-safe
+        discounts = _DISCOUNTS = tuple(math.log2(rank + 1) for rank in range(1, min(k, len(grades)) + 1))
+    if gain_name(gain) == "linear":
+        return math.fsum(map(operator.truediv, grades[:k], discounts))
+    return math.fsum((2**grade - 1) / discount for grade, discount in zip(grades[:k], discounts))
 
 
-def ndcg_at_k(grades, k: int, judgments=None) -> float | None:
-    """Normalised DCG: ``DCG@k / IDCG@k``, in [0, 1].
+def ndcg_at_k(grades, k: int, judgments=None, gain: str = "exponential") -> float | None:
+    """Normalised DCG: ``DCG@k / IDCG@k``, in [0, 1], with either gain of :func:`dcg_at_k`.
 
     ``IDCG@k`` is the DCG of ``judgments`` (every judged grade of the query;
     default: ``grades``) sorted in descending order and cut at ``k``. The
@@ -141,7 +182,9 @@ def ndcg_at_k(grades, k: int, judgments=None) -> float | None:
 
     >>> ndcg_at_k([3, 2, 0], k=3)                  # already ideal
     1.0
-    >>> ndcg_at_k([0, 3], k=2) == (7 / math.log2(3)) / (7 / math.log2(2))
+    >>> ndcg_at_k([0, 3], k=2) == dcg_at_k([0, 3], k=2) / dcg_at_k([3, 0], k=2)
+    True
+    >>> ndcg_at_k([0, 3], k=2, judgments=[3, 1], gain="linear") == dcg_at_k([0, 3], 2, "linear") / dcg_at_k([3, 1], 2, "linear")
     True
     >>> ndcg_at_k([0, 0], k=2) is None
     True
@@ -152,11 +195,8 @@ def ndcg_at_k(grades, k: int, judgments=None) -> float | None:
     if judgments is not grades:
         missing = Counter(g for g in grades if g > 0) - Counter(g for g in judgments if g > 0)
         if missing:
-            raise LabError(
-                "judgments debe incluir el grado de cada documento relevante del ranking.",
-                field="judgments",
-            )
-    ideal = dcg_at_k(sorted(judgments, reverse=True), k)
+            raise LabError("judgments_missing", field="judgments")
+    ideal = dcg_at_k(sorted(judgments, reverse=True), k, gain)
     if ideal == 0:
         return None
-    return dcg_at_k(grades, k) / ideal
+    return dcg_at_k(grades, k, gain) / ideal

@@ -18,15 +18,14 @@ import math
 import re
 
 from .errors import LabError
+from .form import CONTROL_NAMES, MAX_GRADE
 
-MAX_GRADE = 3
 MAX_DOCUMENTS = 50
-CONTROL_NAMES = ("k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape")
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def _fail(message: str, where: str):
-    raise LabError(message, field=f"scenario.{where}")
+    raise LabError.page(message, field=f"scenario.{where}")
 
 
 def _number(value, where: str) -> float:

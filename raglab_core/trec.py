@@ -178,7 +178,7 @@ class TrecFormatError(LabError):
         self.name = name
         self.problems = list(problems)
         self.more = more
-        super().__init__(self.render("es"), field=field)
+        super().__init__("trec_format", field=field)
 
     def render(self, language: str = "es") -> str:
         """The whole report in ``language``: one line for one problem, else a list."""

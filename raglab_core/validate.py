@@ -1,7 +1,7 @@
 """Argument checks shared by the metric and chunking functions.
 
-Every check raises :class:`~raglab_core.errors.LabError` whose message states
-the requirement, never ``assert`` (which ``python -O`` removes).
+Every check raises :class:`~raglab_core.errors.LabError` with a code whose
+message states the requirement, never ``assert`` (which ``python -O`` removes).
 """
 
 from collections.abc import Sequence
@@ -20,19 +20,32 @@ def whole_number(value, name: str, minimum: int = 0) -> int:
     raglab_core.errors.LabError: k debe ser un entero mayor o igual que 1.
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LabError(f"{name} debe ser un número entero.", field=name)
+        raise LabError("not_integer", field=name, name=name)
     if value < minimum:
-        raise LabError(f"{name} debe ser un entero mayor o igual que {minimum}.", field=name)
+        raise LabError("below_minimum", field=name, name=name, minimum=minimum)
     return value
 
 
 def grade_list(grades, name: str = "grades") -> list[int]:
     """Return ``grades`` as a list of non-negative ints, or raise ``LabError``."""
     if isinstance(grades, (str, bytes)) or not isinstance(grades, Sequence):
-        raise LabError(f"{name} debe ser una secuencia de grados enteros.", field=name)
+        raise LabError("not_grade_sequence", field=name, name=name)
     for grade in grades:
         if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
-            raise LabError(
-                f"Cada grado de {name} debe ser un entero mayor o igual que 0.", field=name
-            )
+            raise LabError("negative_grade", field=name, name=name)
     return list(grades)
+
+
+GAINS = ("exponential", "linear")
+"""The gains of DCG and nDCG (:func:`raglab_core.metrics.dcg_at_k`): ``2**g - 1`` and ``g``."""
+
+
+def gain_name(gain) -> str:
+    """Return ``gain`` if it is one of :data:`GAINS`, or raise ``LabError``.
+
+    >>> gain_name("linear")
+    'linear'
+    """
+    if gain not in GAINS:
+        raise LabError("gain", field="gain")
+    return gain

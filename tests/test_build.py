@@ -89,6 +89,29 @@ def test_server_rendered_numbers_equal_compute_of_the_default_state(parsed):
     }
 
 
+def test_the_form_table_drives_the_page_and_lab_js(dist, parsed):
+    from raglab_core import form
+
+    html = (dist / "index.html").read_text("utf-8")
+    table = form.table(len(load_scenario()["documents"]))
+    assert json.loads(parsed.config_text)["form"] == json.loads(json.dumps(table))
+    for row in table["controls"]:
+        control = html[html.index(f'<div class="control" data-control="{row["name"]}">'):]
+        control = control[: control.index('data-error-for="')]
+        assert f'name="{row["name"]}"' in control
+        assert f">{row['label']}</label>" in control and f">{row['hint']}</p>" in control
+        kind = 'type="range"' if row["kind"] == "range" else 'type="text"'
+        assert kind in control, row["name"]
+        if row["kind"] == "range":
+            assert f'min="{row["min"]}" max="{row["max"]}"' in control
+    assert set(parsed.outputs) == set(form.OUTPUT_NAMES)
+    for row in table["outputs"]:
+        if row["label"]:
+            assert f"<dt>{row['label']}</dt>" in html
+    lab_js = (ROOT / "site_src" / "static" / "lab.js").read_text("utf-8")
+    assert not any(f'"{name}"' in lab_js for name in ("umbral", "tokens_doc", "solape"))
+
+
 def test_every_internal_url_resolves_and_nothing_foreign_loads(dist, parsed):
     for tag, key, url in parsed.urls:
         parts = urlsplit(url)
@@ -107,8 +130,10 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     html = (dist / "index.html").read_text("utf-8")
     import re
 
-    for tag in re.findall(r"<(?:script|link rel=\"stylesheet\")[^>]*\bsrc=|<link rel=\"stylesheet\"[^>]*>", html):
-        assert "integrity=" in tag or "src=" in tag
+    tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>|<link\b[^>]*\brel=\"stylesheet\"[^>]*>", html)
+    assert len(tags) >= 4  # boot.js, lab.js, data.js, lab.css
+    for tag in tags:
+        assert 'integrity="sha384-' in tag, tag
     for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
         assert 'integrity="sha384-' in match.group(0)
 

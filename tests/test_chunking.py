@@ -1,7 +1,5 @@
 """Chunking footprint: closed form against a brute-force sliding window."""
 
-import time
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -28,6 +26,8 @@ def test_hand_computed_footprint():
     fp = chunking.footprint(10, 1200, 512, 64)
     assert (fp.stride, fp.chunks, fp.indexed_tokens, fp.duplicated_tokens) == (448, 30, 13280, 1280)
     assert fp.duplication == 1280 / 12000
+    assert (fp.per_document, fp.corpus_tokens) == (3, 12000)
+    assert chunking.stride(512, 64) == 448
 
 
 def test_edge_cases():
@@ -72,9 +72,8 @@ def test_closed_form_equals_brute_force(documents, tokens, chunk_size, data):
     assert all(b_end > a_end for (_, a_end), (_, b_end) in zip(windows, windows[1:]))
 
 
-def test_constant_time_on_a_trillion_tokens():
-    start = time.perf_counter()
-    fp = chunking.footprint(1_000_000, 1_000_000, 256, 255)  # 10**12 tokens, stride 1
-    elapsed = time.perf_counter() - start
+def test_a_trillion_tokens_in_closed_form():
+    # Exact integers at 10**12 tokens, stride 1; how fast this is (O(1)) is bench/core.py's business.
+    fp = chunking.footprint(1_000_000, 1_000_000, 256, 255)
     assert fp.chunks == 1_000_000 * (1 + (1_000_000 - 256))
-    assert elapsed < 0.05  # a loop over chunks would take hours
+    assert fp.indexed_tokens == 10**12 + 1_000_000 * (1_000_000 - 256) * 255

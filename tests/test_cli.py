@@ -6,9 +6,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from raglab_core.__main__ import main
-from raglab_core.evaluation import compare_runs, evaluate_run
+from raglab_core.evaluation import evaluate_run
+from raglab_core.report import build_report, compare_runs
 
 from .conftest import ROOT
 from .trec_data import qrels_lines, random_collection, run_lines, write_lines
@@ -164,3 +167,30 @@ def test_real_module_invocation_and_help(files):
     assert done.returncode == 0 and json.loads(done.stdout)["runs"][0]["queries"] == 2
     usage = subprocess.run([*command, "eval", files["qrels"]], cwd=ROOT, capture_output=True, text=True)
     assert usage.returncode == 2 and "the following arguments are required: RUN" in usage.stderr
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    k=st.integers(1, 12),
+    umbral=st.integers(1, 3),
+    gain=st.sampled_from(["exponential", "linear"]),
+    complete=st.booleans(),
+    two_runs=st.booleans(),
+)
+def test_the_real_command_prints_the_in_process_report(tmp_path_factory, seed, k, umbral, gain, complete, two_runs):
+    """``python -m raglab_core eval ... --json`` equals report.build_report on random collections."""
+    qrels, run_a, run_b = random_collection(seed, queries=12, max_docs=15, only_run=2, only_qrels=2)
+    folder = tmp_path_factory.mktemp("collection")
+    paths = [write_lines(folder / "qrels.txt", qrels_lines(qrels)), write_lines(folder / "a.run", run_lines(run_a))]
+    runs = [("a.run", run_a)]
+    if two_runs:
+        paths.append(write_lines(folder / "b.json", [json.dumps(run_b)]))
+        runs.append(("b.json", run_b))
+    options = ["--k", str(k), "--umbral", str(umbral), "--gain", gain, "--permutations", "200", "--seed", str(seed)]
+    command = [sys.executable, "-m", "raglab_core", "eval", *map(str, paths), *options, "--json"]
+    if complete:
+        command.append("--complete")
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    expected, _, _ = build_report(qrels, runs, k, umbral, gain, complete, permutations=200, seed=seed)
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected))

@@ -6,8 +6,9 @@ import pytest
 
 from raglab_core import LabError
 from raglab_core.browser import evaluate_json
-from raglab_core.data_panel import evaluate_files
-from raglab_core.evaluation import METRICS, build_report
+from raglab_core.data_panel import evaluate_files, panel_view
+from raglab_core.evaluation import METRICS
+from raglab_core.report import build_report
 from raglab_core.trec import parse_qrels, parse_run
 
 from .conftest import ROOT
@@ -32,6 +33,18 @@ def test_panel_numbers_are_the_reports():
     bars = view["comparison"]["chart"]["bars"]
     assert [bar["raw"] for bar in bars] == sorted((bar["raw"] for bar in bars), reverse=True)
     assert len(view["rows"]) == 40 and len(view["rows"][0]) == len(view["columns"]) == 13
+
+
+def test_p_values_and_caption_read_the_permutations_from_the_report():
+    qrels = parse_qrels((SAMPLE / "qrels.txt").read_text())
+    runs = [(f"{n}.txt", parse_run((SAMPLE / f"{n}.txt").read_text())) for n in ("run-bm25", "run-densa")]
+    default = evaluate_files(sample("qrels"), [sample("run-bm25"), sample("run-densa")], k=10, umbral=2)
+    assert default["comparison"]["caption"].endswith("(10\u00a0000 permutaciones)")
+    view = panel_view(*build_report(qrels, runs, 10, 2, permutations=50))
+    assert view["comparison"]["caption"].endswith("(50 permutaciones)")
+    for metric in view["comparison"]["metrics"]:
+        p = metric["p_value"]
+        assert p["text"] == ("< 0,0200" if p["raw"] < 1 / 50 else f"{p['raw']:.4f}".replace(".", ","))
 
 
 def test_reading_never_turns_a_p_value_into_a_verdict():

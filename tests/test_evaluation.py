@@ -31,16 +31,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from raglab_core.errors import LabError
+from raglab_core.metrics import dcg_at_k, ndcg_at_k
 from raglab_core.evaluation import (
     METRICS,
     QueryScores,
-    compare_runs,
-    dcg_linear_at_k,
     evaluate_run,
-    ndcg_linear_at_k,
-    randomization_test,
     trec_order,
 )
+from raglab_core.report import compare_runs, randomization_test
 
 from .trec_data import nudged_run, random_collection
 
@@ -267,10 +265,12 @@ def test_one_query_by_hand_both_gains():
 
 
 def test_linear_dcg_definitions():
-    assert dcg_linear_at_k([2, 0, 1], k=3) == pytest.approx(2 + 1 / math.log2(4))
-    assert dcg_linear_at_k([2, 0, 1], k=1) == 2.0
-    assert ndcg_linear_at_k([1, 2], k=2, judgments=[2, 1]) == pytest.approx((1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3)))
-    assert ndcg_linear_at_k([], k=2, judgments=[]) is None
+    assert dcg_at_k([2, 0, 1], k=3, gain="linear") == pytest.approx(2 + 1 / math.log2(4))
+    assert dcg_at_k([2, 0, 1], k=1, gain="linear") == 2.0
+    assert ndcg_at_k([1, 2], k=2, judgments=[2, 1], gain="linear") == pytest.approx(
+        (1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3))
+    )
+    assert ndcg_at_k([], k=2, judgments=[], gain="linear") is None
 
 
 @pytest.mark.parametrize(

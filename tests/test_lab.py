@@ -201,3 +201,14 @@ def test_compute_is_deterministic_and_does_not_mutate_its_input(scenario):
     first = json.dumps(compute(state), sort_keys=True)
     assert json.dumps(compute(state), sort_keys=True) == first
     assert state == before
+
+
+def test_controls_are_read_within_the_form_tables_ranges(scenario):
+    from raglab_core import form
+
+    for row in form.table(len(scenario["documents"]))["controls"]:
+        assert view_of(scenario, **{row["name"]: str(row["max"] + 1)})["controls"][row["name"]]["error"], row["name"]
+        if row["min"] > 0:
+            assert view_of(scenario, **{row["name"]: str(row["min"] - 1)})["controls"][row["name"]]["error"]
+    umbral = view_of(scenario, umbral="4")["controls"]["umbral"]["error"]
+    assert umbral == f"Debe ser un entero entre 1 y {form.MAX_GRADE} (la escala de grados va de 0 a {form.MAX_GRADE})."

@@ -65,6 +65,30 @@ def test_relevant_within_k():
     assert metrics.relevant_within_k(GRADES, 100, 1) == 4
 
 
+def test_relevant_count_sees_every_grade():
+    assert metrics.relevant_count(GRADES, 2) == 3
+    assert metrics.relevant_count(GRADES, 4) == 0
+    assert metrics.relevant_count([], 1) == 0
+
+
+def test_first_relevant_rank_within_k():
+    assert metrics.first_relevant_rank(GRADES, 4, 2) == 2
+    assert metrics.first_relevant_rank(GRADES, 4, 3) == 4
+    assert metrics.first_relevant_rank(GRADES, 3, 3) is None
+    assert metrics.first_relevant_rank([], 3, 1) is None
+
+
+def test_dcg_gain_is_a_parameter():
+    assert metrics.dcg_at_k(GRADES, 4, gain="linear") == pytest.approx(0 / log2(2) + 2 / log2(3) + 1 / log2(4) + 3 / log2(5))
+    assert metrics.dcg_at_k(GRADES, 4) == metrics.dcg_at_k(GRADES, 4, gain="exponential")
+    # Discounts are cached: a longer cut-off after a shorter one still gets every rank's discount.
+    assert metrics.dcg_at_k([1] * 3, 2, gain="linear") == pytest.approx(1 + 1 / log2(3))
+    assert metrics.dcg_at_k([1] * 40, 40, gain="linear") == pytest.approx(sum(1 / log2(i + 1) for i in range(1, 41)))
+    with pytest.raises(LabError) as caught:
+        metrics.dcg_at_k(GRADES, 4, gain="log")
+    assert caught.value.field == "gain"
+
+
 @pytest.mark.parametrize(
     "call, field",
     [

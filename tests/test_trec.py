@@ -58,26 +58,26 @@ def test_json_run_is_detected_by_its_first_non_blank_character():
 
 
 @pytest.mark.parametrize(
-    "parse, lines, line, english, spanish",
+    "parse, lines, line, kind, english, spanish",
     [
-        (parse_qrels, ["1 0 a 1", "1 0 b yes"], 2, "relevance 'yes' is not an integer", "la relevancia «yes» no es un número entero"),
-        (parse_qrels, ["1 0 a 1", "1 0 b 1.5"], 2, "relevance '1.5' is not an integer", "la relevancia «1.5» no es"),
-        (parse_qrels, ["1 0 a 1", "", "1 0 b"], 3, "expected 4 columns (qid iter docid rel), found 3", "se esperaban 4 columnas"),
-        (parse_qrels, ["1 0 a 1", "1 0 a 2"], 2, "document 'a' appears more than once for query '1'", "el documento «a» aparece más de una vez en la consulta «1»"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 high t"], 2, "score 'high' is not a number", "la puntuación «high» no es un número"),
-        (parse_run, ["1 Q0 a 1 NaN t"], 1, "score 'NaN' is not a finite number", "la puntuación «NaN» no es un número finito"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 -inf t"], 2, "score '-inf' is not a finite number", "la puntuación «-inf» no es un número finito"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 1e999 t"], 2, "score '1e999' is not a finite number", "la puntuación «1e999» no es un número finito"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 0.5"], 2, "expected 6 columns (qid Q0 docid rank score tag), found 5", "se esperaban 6 columnas"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "2 Q0 a 1 0.5 t", "1 Q0 a 3 0.1 t"], 3, "document 'a' appears more than once for query '1'", "el documento «a» aparece más de una vez"),
+        (parse_qrels, ["1 0 a 1", "1 0 b yes"], 2, "relevance", "relevance 'yes' is not an integer", "la relevancia «yes» no es un número entero"),
+        (parse_qrels, ["1 0 a 1", "1 0 b 1.5"], 2, "relevance", "relevance '1.5' is not an integer", "la relevancia «1.5» no es"),
+        (parse_qrels, ["1 0 a 1", "", "1 0 b"], 3, "columns", "expected 4 columns (qid iter docid rel), found 3", "se esperaban 4 columnas"),
+        (parse_qrels, ["1 0 a 1", "1 0 a 2"], 2, "duplicate", "document 'a' appears more than once for query '1'", "el documento «a» aparece más de una vez en la consulta «1»"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 high t"], 2, "score", "score 'high' is not a number", "la puntuación «high» no es un número"),
+        (parse_run, ["1 Q0 a 1 NaN t"], 1, "not_finite", "score 'NaN' is not a finite number", "la puntuación «NaN» no es un número finito"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 -inf t"], 2, "not_finite", "score '-inf' is not a finite number", "la puntuación «-inf» no es un número finito"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 1e999 t"], 2, "not_finite", "score '1e999' is not a finite number", "la puntuación «1e999» no es un número finito"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 0.5"], 2, "columns", "expected 6 columns (qid Q0 docid rank score tag), found 5", "se esperaban 6 columnas"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "2 Q0 a 1 0.5 t", "1 Q0 a 3 0.1 t"], 3, "duplicate", "document 'a' appears more than once for query '1'", "el documento «a» aparece más de una vez"),
     ],
 )
-def test_each_bad_line_is_reported_with_file_line_and_reason_in_both_languages(parse, lines, line, english, spanish):
+def test_each_bad_line_is_reported_with_file_line_and_reason_in_both_languages(parse, lines, line, kind, english, spanish):
     error = error_of(parse, lines, name="data/input.txt")
     assert error.english() == f"data/input.txt, line {line}: {english}"
     assert str(error).startswith(f"data/input.txt, línea {line}: {spanish}")
     assert error.name == "data/input.txt"
-    assert [(problem.line, problem.kind) for problem in error.problems] == [(line, error.problems[0].kind)]
+    assert [(problem.line, problem.kind) for problem in error.problems] == [(line, kind)]
     assert isinstance(error, LabError) and isinstance(error, ValueError)
     assert error.field == ("qrels" if parse is parse_qrels else "run")
 

@@ -208,6 +208,7 @@
   }
 
   function showComparison(comparison) {
+    out("comparison-caption").textContent = comparison.caption;
     out("reading").textContent = comparison.reading;
     out("comparison-rows").replaceChildren(
       ...comparison.metrics.map((metric) => {

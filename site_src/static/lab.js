@@ -7,10 +7,10 @@
 (() => {
   "use strict";
 
-  const NAMES = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape"];
   const ANNOUNCE_DELAY_MS = 900;
   const root = document.documentElement;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
+  const NAMES = config.form.controls.map((row) => row.name); // raglab_core.form's table
   const documents = config.scenario.documents;
 
   const controls = {};

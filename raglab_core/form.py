@@ -1,0 +1,82 @@
+"""The lab's form as one table: every control and output, with its label, hint, kind and range.
+
+The page's template renders the controls and outputs from :func:`table`,
+``lab.js`` reads the control names from it (through the page's lab
+configuration), :mod:`raglab_core.lab` reads each control within its range,
+and the tests check the page against it. Labels and hints are the page's
+Spanish text.
+
+Row fields: ``name`` (the form-control name or ``data-output`` name),
+``panel`` (``"ranking"`` or ``"chunking"``), ``label``, ``hint`` (the text
+under a control, or the caption next to an output), ``kind`` (``"range"``
+or ``"text"`` for a control, ``"number"`` or ``"reading"`` for an output),
+``min`` and ``max`` (a control's accepted range, inclusive; ``None`` for
+outputs) and ``companion``: for a text control, the ``(min, max, step)`` of
+its mouse-friendly slider; for an output, the output shown as its caption
+(``duplicated_tokens`` under ``duplication``); else ``None``.
+"""
+
+MAX_GRADE = 3
+"""Grades run from 0 to MAX_GRADE."""
+MAX_TOTAL = 100_000
+MAX_DOCS = 10_000_000
+MAX_TOKENS_PER_DOC = 10_000_000
+MAX_CHUNK = 100_000
+
+RANKING_SIZE = "ranking_size"
+"""A ``max`` that :func:`table` replaces by the number of ranked documents."""
+
+
+def _row(name, panel, label, hint, kind, low=None, high=None, companion=None):
+    return {"name": name, "panel": panel, "label": label, "hint": hint, "kind": kind,
+            "min": low, "max": high, "companion": companion}
+
+
+CONTROLS = (
+    _row("k", "ranking", "k (corte del top-k)", "Cuántas posiciones del ranking cuentan para las métricas.",
+         "range", 1, RANKING_SIZE),
+    _row("umbral", "ranking", "Umbral de relevancia",
+         f"Grado mínimo (0–{MAX_GRADE}) para que un documento cuente como relevante en Precision, Recall y MRR.",
+         "range", 1, MAX_GRADE),
+    _row("rerank", "ranking", "Profundidad de reranking",
+         "0 mantiene el ranking inicial; un valor mayor reordena solo ese prefijo.", "range", 0, RANKING_SIZE),
+    _row("total", "ranking", "Relevantes totales conocidos",
+         "Recall necesita un denominador externo al top-k. Usa el total conocido para tu consulta.",
+         "text", 0, MAX_TOTAL),
+    _row("docs", "chunking", "Documentos", "Documentos del corpus; todos con el mismo número de tokens.",
+         "text", 0, MAX_DOCS),
+    _row("tokens_doc", "chunking", "Tokens por documento", "Longitud de cada documento, en tokens.",
+         "text", 0, MAX_TOKENS_PER_DOC),
+    _row("chunk", "chunking", "Chunk size (tokens)", "Tokens de cada ventana.", "text", 1, MAX_CHUNK,
+         (16, 2048, 16)),
+    _row("solape", "chunking", "Solape (tokens)", "Debe ser menor que el tamaño del chunk.", "text",
+         0, MAX_CHUNK - 1, (0, 1024, 16)),
+)
+OUTPUTS = (
+    _row("precision", "ranking", "Precision@k", "pureza del top-k", "number"),
+    _row("recall", "ranking", "Recall@k", "cobertura de relevantes conocidos", "number"),
+    _row("mrr", "ranking", "MRR@k", "posición del primer relevante", "number"),
+    _row("ndcg", "ranking", "nDCG@k", "orden + relevancia graduada", "number"),
+    _row("relevant_in_k", "ranking", "Relevantes dentro de k", "grado ≥ umbral entre los k primeros", "number"),
+    _row("metrics_reading", "ranking", "Lectura de métricas", "", "reading"),
+    _row("chunks", "chunking", "Chunks estimados", "ventanas en el índice", "number"),
+    _row("indexed_tokens", "chunking", "Tokens indexados", "tokens guardados, copias incluidas", "number"),
+    _row("duplication", "chunking", "Duplicación por solape", "", "number", companion="duplicated_tokens"),
+    _row("stride", "chunking", "Stride", "chunk size − solape", "number"),
+    _row("chunking_reading", "chunking", "Lectura de chunking", "", "reading"),
+)
+CONTROL_NAMES = tuple(row["name"] for row in CONTROLS)
+OUTPUT_NAMES = tuple(name for row in OUTPUTS for name in (row["name"], row["companion"]) if name)
+
+
+def table(ranking_size: int) -> dict:
+    """The table for a ranking of ``ranking_size`` documents: ``{"controls": [row…], "outputs": [row…]}``.
+
+    >>> form = table(12)
+    >>> [(row["name"], row["min"], row["max"]) for row in form["controls"][:3]]
+    [('k', 1, 12), ('umbral', 1, 3), ('rerank', 0, 12)]
+    >>> [row["name"] for row in form["outputs"] if row["kind"] == "reading"]
+    ['metrics_reading', 'chunking_reading']
+    """
+    controls = [{**row, "max": ranking_size if row["max"] == RANKING_SIZE else row["max"]} for row in CONTROLS]
+    return {"controls": controls, "outputs": [dict(row) for row in OUTPUTS]}

@@ -1,0 +1,78 @@
+"""Library errors carry a code and parameters; the CLI words them in English, the page in Spanish."""
+
+import json
+
+import pytest
+
+from raglab_core import LabError, chunking, metrics
+from raglab_core.__main__ import main
+from raglab_core.browser import compute_json, evaluate_json
+from raglab_core.errors import MESSAGES
+from raglab_core.evaluation import evaluate_run
+from raglab_core.report import compare_runs
+
+from .conftest import load_scenario
+from .trec_data import write_lines
+
+QRELS = {"q1": {"a": 1}}
+SPANISH = set("áéíóúñ«»¿¡")
+
+
+@pytest.mark.parametrize(
+    "call, code, english, spanish",
+    [
+        (lambda: metrics.precision_at_k([1], 0, 1), "below_minimum",
+         "k must be an integer greater than or equal to 1.", "k debe ser un entero mayor o igual que 1."),
+        (lambda: metrics.mrr_at_k([1], 1.5, 1), "not_integer", "k must be an integer.", "k debe ser un número entero."),
+        (lambda: metrics.ndcg_at_k("12", 1), "not_grade_sequence",
+         "grades must be a sequence of integer grades.", "grades debe ser una secuencia de grados enteros."),
+        (lambda: metrics.ndcg_at_k([1, -1], 1), "negative_grade",
+         "Every grade of grades must be an integer greater than or equal to 0.",
+         "Cada grado de grades debe ser un entero mayor o igual que 0."),
+        (lambda: metrics.recall_at_k([1, 1], 2, 1, 1), "total_below_ranked",
+         "total_relevant must be at least 2: the ranking already holds 2 relevant documents.",
+         "total_relevant debe ser al menos 2: el ranking ya contiene 2 documentos relevantes."),
+        (lambda: metrics.ndcg_at_k([3], 1, judgments=[1]), "judgments_missing",
+         "judgments must include the grade of every relevant document of the ranking.",
+         "judgments debe incluir el grado de cada documento relevante del ranking."),
+        (lambda: metrics.dcg_at_k([1], 1, gain="log"), "gain",
+         "The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
+        (lambda: chunking.footprint(1, 10, 5, 5), "overlap_not_below_chunk",
+         "Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
+        (lambda: evaluate_run(QRELS, {"q1": {"a": 1.0}}, k=1, gain="linear", umbral=0), "below_minimum",
+         "umbral must be an integer greater than or equal to 1.", "umbral debe ser un entero mayor o igual que 1."),
+        (lambda: compare_runs(evaluate_run(QRELS, {}, k=1), evaluate_run(QRELS, {}, k=2)), "settings_differ",
+         "Both evaluations must use the same k, umbral and gain.",
+         "Las dos evaluaciones deben usar los mismos k, umbral y ganancia."),
+    ],
+)
+def test_library_errors_carry_a_code_and_render_in_both_languages(call, code, english, spanish):
+    with pytest.raises(LabError) as caught:
+        call()
+    error = caught.value
+    assert error.code == code
+    assert error.render("en") == english
+    assert error.render("es") == str(error) == spanish  # str() stays the page's Spanish
+
+
+def test_every_message_has_both_languages_and_english_is_english():
+    for code, (english, spanish) in MESSAGES.items():
+        assert english and spanish, code
+        assert not SPANISH & set(english), code
+
+
+def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tmp_path, capsys):
+    qrels = write_lines(tmp_path / "qrels.txt", ["q1 0 a 1\n"])
+    run = write_lines(tmp_path / "run.txt", ["q1 Q0 a 1 alto t\n"])
+    assert main(["eval", str(qrels), str(run)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {run}, line 1: score 'alto' is not a number\n"
+    request = {"qrels": {"name": "qrels.txt", "text": "q1 0 a 1\n"},
+               "runs": [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}], "k": 5, "umbral": 1}
+    answer = json.loads(evaluate_json(json.dumps(request)))
+    assert answer == {"ok": False, "field": "run", "message": "run.txt, línea 1: la puntuación «alto» no es un número"}
+
+
+def test_the_page_shows_a_bad_control_in_spanish():
+    view = json.loads(compute_json(json.dumps({"scenario": load_scenario(), "solape": "4096", "chunk": "512"})))["view"]
+    assert view["controls"]["solape"]["error"] == "Debe ser menor que el tamaño del chunk."
