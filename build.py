@@ -22,17 +22,16 @@ import re
 import shutil
 import sys
 import tempfile
-import traceback
 from pathlib import Path, PurePosixPath
 
-import jinja2
 import yaml
 
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
-from raglab_site.cache import cached_transform
+from raglab_site.compression import add_precompressed, is_precompressed_copy
 from raglab_site.markdown_math import MathError, render_markdown
 from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, make_snapshot, read_pyodide
+from raglab_site.templates import MissingAsset, render, template_environment
 
 SRC = ROOT / "site_src"
 
@@ -133,44 +132,6 @@ def read_static(directory: Path) -> dict[str, bytes]:
     }
 
 
-class MissingAsset(LookupError):
-    pass
-
-
-def template_environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(SRC / "templates"),
-        undefined=jinja2.StrictUndefined,
-        # HTML escaping for HTML templates only: in _headers or sw.js an escaped quote is a bug.
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default=False),
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-
-
-def template_line(error: BaseException) -> tuple[Path, int | None]:
-    """The template file and line a rendering error came from (Jinja keeps them in the traceback)."""
-    templates = str(SRC / "templates")
-    for frame in reversed(traceback.extract_tb(error.__traceback__)):
-        if frame.filename.startswith(templates):
-            return Path(frame.filename), frame.lineno
-    return SRC / "templates", None
-
-
-def render(env: jinja2.Environment, name: str, context: dict) -> str:
-    try:
-        return env.get_template(name).render(context)
-    except jinja2.TemplateSyntaxError as error:
-        raise BuildError(error.filename or SRC / "templates" / name, f"template syntax: {error.message}", error.lineno) from None
-    except jinja2.UndefinedError as error:
-        path, line = template_line(error)
-        raise BuildError(path, f"unknown template variable: {error.message}", line) from None
-    except MissingAsset as error:
-        path, line = template_line(error)
-        raise BuildError(path, f"missing asset: {error.args[0]} is not in site_src/static/", line) from None
-
-
 def page_context(page, config, scenario, view, assets, lab_config) -> dict:
     """The one place that defines what templates may use."""
     def asset(name: str) -> str:
@@ -246,7 +207,7 @@ def make_site() -> dict[str, bytes]:
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
     }
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
-    env = template_environment()
+    env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config)
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
@@ -273,32 +234,7 @@ def check_no_html_entities(files: dict[str, bytes]) -> None:
                                                 "only HTML templates may be HTML-escaped")
 
 
-COMPRESSIBLE = (".wasm", ".js", ".css", ".html", ".svg", ".json")
-
-
-def add_precompressed(files: dict[str, bytes]) -> None:
-    """Add X.br and X.gz beside each compressible X, for hosts (and the dev server) that serve
-    precompressed files by Accept-Encoding. Both are cached by content: brotli quality 11 on the
-    9.6 MB wasm takes about 40 s, so files over 1 MB get quality 9 (about 12 % larger, 20 times
-    faster)."""
-    import gzip
-
-    import brotli
-
-    for path in sorted(files):
-        data = files[path]
-        if not path.endswith(COMPRESSIBLE) or len(data) < 1024:
-            continue
-        quality = 9 if len(data) > 1_000_000 else 11
-        files[path + ".br"] = cached_transform(data, f"q{quality}.br", lambda d: brotli.compress(d, quality=quality))
-        files[path + ".gz"] = cached_transform(data, "9.gz", lambda d: gzip.compress(d, compresslevel=9, mtime=0))
-
-
-def is_precompressed_copy(path: str, files) -> bool:
-    return path.endswith((".br", ".gz")) and path[:-3] in files
-
-
-def render_service_worker(env: jinja2.Environment, files: dict[str, bytes], enabled: bool) -> bytes:
+def render_service_worker(env, files: dict[str, bytes], enabled: bool) -> bytes:
     """sw.js, versioned by a hash of everything it precaches (so any change makes a new worker)."""
     precache = ["./"] + sorted(
         path for path in files

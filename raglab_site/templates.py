@@ -1,0 +1,51 @@
+"""Jinja2 for the site: strict (an unknown variable is an error), HTML-escaped only for HTML.
+
+Rendering errors become :class:`BuildError` naming the template file and line.
+"""
+
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+import jinja2
+
+from . import BuildError
+
+
+class MissingAsset(LookupError):
+    """A template named a static file that site_src/static/ does not have."""
+
+
+def template_environment(directory: Path) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(directory),
+        undefined=jinja2.StrictUndefined,
+        # HTML escaping for HTML templates only: in _headers or sw.js an escaped quote is a bug.
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default=False),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def template_line(directory: Path, error: BaseException) -> tuple[Path, int | None]:
+    """The template file and line a rendering error came from (Jinja keeps them in the traceback)."""
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if frame.filename.startswith(str(directory)):
+            return Path(frame.filename), frame.lineno
+    return directory, None
+
+
+def render(env: jinja2.Environment, name: str, context: dict) -> str:
+    directory = Path(env.loader.searchpath[0])
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateSyntaxError as error:
+        raise BuildError(error.filename or directory / name, f"template syntax: {error.message}", error.lineno) from None
+    except jinja2.UndefinedError as error:
+        path, line = template_line(directory, error)
+        raise BuildError(path, f"unknown template variable: {error.message}", line) from None
+    except MissingAsset as error:
+        path, line = template_line(directory, error)
+        raise BuildError(path, f"missing asset: {error.args[0]} is not in site_src/static/", line) from None
