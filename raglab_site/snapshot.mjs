@@ -63,8 +63,40 @@ pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extrac
 const modules = pyodide.runPython(
   "import importlib; importlib.invalidate_caches(); import raglab_core.browser; raglab_core.browser.warm_up()"
 );
+// What the page never uses again goes before the heap is saved: the standard library archive's
+// directory (the page restores with an empty archive), source lines, the type cache, garbage.
+pyodide.runPython(
+  "import gc, linecache, sys, zipimport\n" +
+    "zipimport._zip_directory_cache.clear(); linecache.clearcache(); sys._clear_type_cache(); gc.collect()"
+);
+zeroFreeMemory(pyodide._module);
 const snapshot = pyodide.makeMemorySnapshot();
 // The page inflates it with DecompressionStream, which knows gzip (not brotli). Node's gzip
 // header carries no time, so the bytes are reproducible.
 writeFileSync(outPath, gzipSync(snapshot, { level: 9 }));
 console.log(JSON.stringify({ bytes: snapshot.length, modules }));
+
+/**
+ * Zero the allocator's free memory below the heap's current end. Booting leaves freed blocks full
+ * of what they last held (compressed standard-library data, mostly: nearly incompressible), and a
+ * snapshot saves them too. Taking every free block with calloc (which zeroes it) and giving it back
+ * makes them runs of zeros: the gzipped snapshot shrank from 6.45 to 5.37 MB when this was
+ * measured. Blocks that would reach past the heap's end are returned at once, so the heap does not
+ * grow. Uses Emscripten's exported malloc API (_calloc, _free, _sbrk), private to Pyodide's build.
+ */
+function zeroFreeMemory(module) {
+  const end = module._sbrk(0);
+  const taken = [];
+  for (let size = 1 << 18; size >= 64; size >>= 1) {
+    for (;;) {
+      const pointer = module._calloc(1, size);
+      if (!pointer) break;
+      if (pointer + size > end) {
+        module._free(pointer);
+        break;
+      }
+      taken.push(pointer);
+    }
+  }
+  for (const pointer of taken) module._free(pointer);
+}
