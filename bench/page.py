@@ -13,7 +13,10 @@ with the same dev server as `build.py serve`, and drives headless Chromium:
 * bytes transferred (as encoded on the wire, and decoded), first and repeat visit;
 * the same load figures for a reference page that boots Pyodide the plain way on the main thread
   (loadPyodide() + loadPackage(core wheel) + compute(default)), served from the same dist/;
-* build time: clean (empty snapshot cache) and with nothing changed, into a temporary directory.
+* build time: clean (empty snapshot cache) and with nothing changed, into a temporary directory;
+* a throttled profile (--throttle, on by default): one cold load of each page over a slow network
+  (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip, via the DevTools protocol's
+  Network.emulateNetworkConditions), time to interactive.
 
 Prints a table with medians, min/max and ratios, and writes bench/results/page-<time>.json.
 Absolute times on shared machines are noisy: read the ratios, measured in the same run.
@@ -99,9 +102,17 @@ def serve(dist: Path):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
-def load_once(context, url: str, check_ssr: bool) -> dict:
+SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
+
+
+def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -> dict:
     """Navigate, wait for readiness, and collect timings and bytes for this load."""
     page = context.new_page()
+    if network:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", network)
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     transfers = []
 
     def on_finished(request):
@@ -115,7 +126,7 @@ def load_once(context, url: str, check_ssr: bool) -> dict:
     page.on("requestfinished", on_finished)
     page.add_init_script(OBSERVE)
     page.goto(url, wait_until="commit")
-    page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
+    page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
     figures = page.evaluate(
         """() => {
         const paint = performance.getEntriesByName('first-contentful-paint')[0];
@@ -185,6 +196,7 @@ def main():
     parser.add_argument("--changes", type=int, default=200)
     parser.add_argument("--dist", type=Path, default=ROOT / "dist")
     parser.add_argument("--skip-build", action="store_true", help="do not time build.py")
+    parser.add_argument("--no-throttle", action="store_true", help="skip the slow-network profile")
     args = parser.parse_args()
     if not (args.dist / "index.html").exists():
         sys.exit(f"{args.dist}/index.html not found: run `make` first")
@@ -216,6 +228,12 @@ def main():
         context = browser.new_context()
         results["latency_ms"] = input_latency(context, base, args.changes)
         context.close()
+        if not args.no_throttle:
+            results["throttled"] = {}
+            for name, url in (("lab", base), ("plain", base + "__plain/")):
+                context = browser.new_context(service_workers="block")
+                results["throttled"][name] = load_once(context, url, check_ssr=False, network=SLOW_NETWORK)
+                context.close()
         browser.close()
     httpd.shutdown()
     if not args.skip_build:
@@ -270,6 +288,10 @@ def report(results):
     latency = results["latency_ms"]
     print(f"input → outputs updated ({len(latency)} changes): p50 {percentile(latency, 50):.1f} ms, "
           f"p95 {percentile(latency, 95):.1f} ms, max {max(latency):.1f} ms")
+    if "throttled" in results:
+        lab_s, plain_s = (results["throttled"][n]["tti"] / 1000 for n in ("lab", "plain"))
+        print(f"slow network (1.6 Mbit/s, 150 ms RTT), cold time to interactive: this page {lab_s:.1f} s, "
+              f"plain boot {plain_s:.1f} s ({plain_s / lab_s:.2f}×)")
     if "build_s" in results:
         print("build: " + ", ".join(f"{k} {v:.2f} s" for k, v in results["build_s"].items()))
 

@@ -162,9 +162,7 @@ async function verifiedSnapshot(snapshot) {
   return new Uint8Array(inflated.value);
 }
 
-async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
-  const snapshot = verifiedSnapshot(config.snapshot);
-  snapshot.catch(() => {}); // awaited by loadPyodide; not "unhandled" meanwhile
+async function bootFromSnapshot(loadPyodide, config, wasmFailed, snapshot) {
   const restored = loadPyodide({
     indexURL: config.pyodide,
     lockFileContents: config.lock,
@@ -175,9 +173,9 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed) {
   restored.catch(() => {}); // when the snapshot is refused, this fails too: already handled
   // A bad snapshot must fail here, before Pyodide sees a single byte of it.
   await snapshot;
+  post("progress", { text: "Restaurando Python…", fraction: 0.85 });
   const py = await Promise.race([restored, wasmFailed]);
   milestone("pyodideRestored");
-  post("progress", { text: "Restaurando Python…", fraction: 0.9 });
   return py.pyimport("raglab_core.browser");
 }
 
@@ -211,6 +209,10 @@ function snapshotUsable(config) {
 async function boot(config) {
   milestone("init");
   const wasmFailed = watchWasmInstantiation();
+  // The snapshot is the largest download: it starts first, while the runtime module is imported
+  // (and loadPyodide then compiles the wasm while it arrives).
+  const snapshot = snapshotUsable(config) ? verifiedSnapshot(config.snapshot) : null;
+  if (snapshot) snapshot.catch(() => {}); // awaited below; not "unhandled" meanwhile
   const { loadPyodide } = await step(
     "Descargando Python (WebAssembly)…",
     0.05,
@@ -218,9 +220,9 @@ async function boot(config) {
     () => import(config.runtime)
   );
   milestone("pyodideImported");
-  if (snapshotUsable(config)) {
+  if (snapshot) {
     try {
-      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed));
+      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed, snapshot));
       return "snapshot";
     } catch (error) {
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
