@@ -9,7 +9,7 @@ PYDEPS := $(VENV)/.installed
 NODEDEPS := node_modules/.installed
 PORT   ?= 8000
 
-.PHONY: all build serve test bench chromium servers clean
+.PHONY: all build serve test bench chromium firefox servers clean
 all: build
 
 # uv resolves and installs the ~60 test dependencies (ranx brings numba, pandas, scipy) in a
@@ -42,6 +42,17 @@ chromium: $(PYDEPS)
 	  fi; \
 	}
 
+# The second-engine test drives Firefox (Debian's firefox-esr) with puppeteer-core from package.json.
+firefox: $(PYDEPS)
+	@$(PY) tests/firefox.py >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "No Firefox found: installing Debian's firefox-esr with apt-get"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null; \
+	  else \
+	    $(PY) tests/firefox.py; \
+	  fi; \
+	}
+
 # The publishing tests serve dist/ with real servers: Debian's nginx, with its stock mime.types and
 # the brotli_static module, and Debian's caddy. As root on Debian/Ubuntu they are installed when missing.
 servers: $(PYDEPS)
@@ -55,7 +66,7 @@ servers: $(PYDEPS)
 	}
 
 # Building first warms .cache/ (Pyodide snapshot, compressed assets) for the tests' own builds.
-test: build chromium servers
+test: build chromium firefox servers
 	$(PY) -m pytest
 
 bench: build
