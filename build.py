@@ -30,7 +30,9 @@ from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
 from raglab_site.compression import add_precompressed, is_precompressed_copy
 from raglab_site.markdown_math import MathError, render_markdown
-from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, make_snapshot, read_pyodide
+from raglab_site.runtime import (
+    EMPTY_ZIP, RUNTIME_MODULE, build_wheel, compress_snapshot, make_snapshot, read_brotli_decoder, read_pyodide,
+)
 from raglab_site.templates import MissingAsset, render, template_environment
 
 SRC = ROOT / "site_src"
@@ -167,7 +169,8 @@ def make_site() -> dict[str, bytes]:
     view = compute(default_state(scenario))
     pyodide_version, pyodide_files, lock_info = read_pyodide()
     wheel_name, wheel = build_wheel()
-    snapshot = make_snapshot(wheel)
+    snapshot, snapshot_size = compress_snapshot(make_snapshot(wheel))
+    decoder = read_brotli_decoder()
 
     files: dict[str, bytes] = {}
     pyodide_base = f"pyodide/{pyodide_version}/"
@@ -176,10 +179,13 @@ def make_site() -> dict[str, bytes]:
     files[pyodide_base + "empty.zip"] = EMPTY_ZIP
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
-    # Gzip inside, but no ".gz" name: some hosts (Apache's AddEncoding, S3 metadata) would then
-    # label it Content-Encoding: gzip, and the browser would inflate it before the worker could.
+    # Brotli inside, but no ".br" name: some hosts (Apache's AddEncoding, S3 metadata) would then
+    # label it Content-Encoding: br, and the browser would decode it before the worker could.
     snapshot_path = f"assets/snapshot.{short_hash(snapshot)}.bin"
     files[snapshot_path] = snapshot
+    decoder_base = f"assets/brotli-{short_hash(b''.join(decoder.values()))}/"
+    for name, data in decoder.items():
+        files[decoder_base + name] = data
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
@@ -199,7 +205,12 @@ def make_site() -> dict[str, bytes]:
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
-        "snapshot": {"url": snapshot_path, "integrity": subresource_integrity(snapshot, "sha256")},
+        "snapshot": {
+            "url": snapshot_path,
+            "integrity": subresource_integrity(snapshot, "sha256"),
+            "size": snapshot_size,
+            "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
+        },
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's

@@ -30,7 +30,11 @@
       pyodide: absolute(config.pyodide),
       runtime: absolute(config.runtime),
       wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-      snapshot: config.snapshot && { url: absolute(config.snapshot.url), integrity: config.snapshot.integrity },
+      snapshot: config.snapshot && {
+        ...config.snapshot,
+        url: absolute(config.snapshot.url),
+        decoder: { module: absolute(config.snapshot.decoder.module), wasm: absolute(config.snapshot.decoder.wasm) },
+      },
       lock: config.lock,
     });
     return worker;

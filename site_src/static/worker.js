@@ -1,6 +1,7 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
- * In:  {type: "init", pyodide, runtime, wheel: {url, sha256}, snapshot: {url, integrity} | null, lock}
+ * In:  {type: "init", pyodide, runtime, wheel: {url, sha256},
+ *       snapshot: {url, integrity, size, decoder: {module, wasm}} | null, lock}
  *      {type: "compute", state}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
@@ -64,8 +65,8 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-async function fetchOk(url) {
-  const response = await fetch(url);
+async function fetchOk(url, options) {
+  const response = await fetch(url, options);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response;
 }
@@ -81,9 +82,10 @@ function watchWasmInstantiation() {
   failed.catch(() => {}); // observed through Promise.race below
   for (const name of ["instantiate", "instantiateStreaming"]) {
     const original = WebAssembly[name].bind(WebAssembly);
-    WebAssembly[name] = (...args) =>
-      original(...args).catch((error) => {
-        reject(error);
+    WebAssembly[name] = (source, imports, ...rest) =>
+      original(source, imports, ...rest).catch((error) => {
+        // Only Pyodide's module (Emscripten's imports have "env"), not the brotli decoder's ("wbg").
+        if (imports && imports.env) reject(error);
         throw error;
       });
   }
@@ -98,39 +100,83 @@ async function hasIntegrity(bytes, integrity) {
   return `sha256-${btoa(String.fromCharCode(...digest))}` === integrity;
 }
 
-const inflate = (stream) => new Response(stream.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+/** The brotli decoder (a wasm module from npm), loaded while the snapshot downloads. */
+async function brotliDecoder({ module, wasm }) {
+  const decoder = await import(module);
+  await decoder.default({ module_or_path: wasm });
+  return decoder;
+}
+
+/**
+ * Decode a brotli stream of known decoded `size` chunk by chunk, as it arrives, into one buffer.
+ * Browsers' DecompressionStream has no brotli; this streams the wasm decoder the same way.
+ */
+async function decodeBrotli(stream, size, decoderReady) {
+  const brotli = await decoderReady;
+  const { NeedsMoreOutput, ResultSuccess } = brotli.BrotliStreamResultCode;
+  const out = new Uint8Array(size);
+  const state = new brotli.BrotliDecStream();
+  const reader = stream.getReader();
+  let offset = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let input = value;
+      for (;;) {
+        const result = state.dec(input, 1 << 20);
+        const code = result.code;
+        const chunk = result.buf;
+        input = input.subarray(result.input_offset);
+        result.free();
+        out.set(chunk, offset); // a RangeError if the stream holds more than `size` bytes
+        offset += chunk.length;
+        if (code === ResultSuccess) finished = true;
+        if (code !== NeedsMoreOutput) break;
+      }
+    }
+  } finally {
+    state.free();
+  }
+  if (!finished || offset !== size) throw new Error(`snapshot: ${offset} of ${size} bytes decoded`);
+  return out;
+}
 
 /**
  * Without crypto.subtle (plain HTTP from a LAN address is not a secure context), fetch() checks
  * the digest itself: Subresource Integrity works in any context. It hands over the body only
  * once all of it has arrived and matched, so there is no byte progress on this path.
  */
-async function integrityCheckedBody({ url, integrity }) {
+async function integrityCheckedBody({ url, integrity }, signal) {
   post("progress", { text: "Descargando el entorno de Python…", fraction: 0.15 });
   try {
-    const response = await fetch(url, { integrity });
+    const response = await fetch(url, { integrity, signal });
     milestone("snapshotFetched");
     return response.body;
   } catch (error) {
     // A failed download and a failed check look alike here: a file that is there failed the check.
-    const there = await fetch(url, { method: "HEAD" }).then((response) => response.ok, () => false);
+    if (signal.aborted) throw error;
+    const there = await fetch(url, { method: "HEAD", signal }).then((response) => response.ok, () => false);
     throw there ? new IntegrityError(`snapshot does not match ${integrity}`) : error;
   }
 }
 
 /**
- * The snapshot, inflated, once its compressed bytes match the digest recorded at build time.
- * In a secure context the download is hashed and inflated at the same time (tee), with progress.
+ * The snapshot, decoded, once its compressed bytes match the digest recorded at build time.
+ * In a secure context the download is hashed and decoded at the same time (tee), with progress.
  */
-async function verifiedSnapshot(snapshot) {
+async function verifiedSnapshot(snapshot, signal) {
+  const decoderReady = brotliDecoder(snapshot.decoder);
+  decoderReady.catch(() => {}); // awaited by decodeBrotli
   if (!(self.crypto && crypto.subtle)) {
-    const inflated = await inflate(await integrityCheckedBody(snapshot));
-    milestone("snapshotInflated");
-    return new Uint8Array(inflated);
+    const decoded = await decodeBrotli(await integrityCheckedBody(snapshot, signal), snapshot.size, decoderReady);
+    milestone("snapshotDecoded");
+    return decoded;
   }
-  const response = await fetchOk(snapshot.url);
+  const response = await fetchOk(snapshot.url, { signal });
   const total = Number(response.headers.get("Content-Length")) || 0;
-  const [forHash, forInflate] = response.body.tee();
+  const [forHash, forDecoder] = response.body.tee();
   const hashed = (async () => {
     const chunks = [];
     let received = 0;
@@ -154,12 +200,12 @@ async function verifiedSnapshot(snapshot) {
     milestone("snapshotHashed");
     if (!matches) throw new IntegrityError(`snapshot does not match ${snapshot.integrity}`);
   })();
-  // Judge integrity first: a tampered file usually also fails to inflate, and must say so.
-  const [hash, inflated] = await Promise.allSettled([hashed, inflate(forInflate)]);
-  milestone("snapshotInflated");
+  // Judge integrity first: a tampered file usually also fails to decode, and must say so.
+  const [hash, decoded] = await Promise.allSettled([hashed, decodeBrotli(forDecoder, snapshot.size, decoderReady)]);
+  milestone("snapshotDecoded");
   if (hash.status === "rejected") throw hash.reason;
-  if (inflated.status === "rejected") throw inflated.reason;
-  return new Uint8Array(inflated.value);
+  if (decoded.status === "rejected") throw decoded.reason;
+  return decoded.value;
 }
 
 async function bootFromSnapshot(loadPyodide, config, wasmFailed, snapshot) {
@@ -202,8 +248,7 @@ async function bootPlain(loadPyodide, config, wasmFailed) {
 }
 
 function snapshotUsable(config) {
-  // Without DecompressionStream (browsers before 2023) the snapshot cannot be inflated.
-  return Boolean(config.snapshot && self.DecompressionStream);
+  return Boolean(config.snapshot);
 }
 
 async function boot(config) {
@@ -211,14 +256,22 @@ async function boot(config) {
   const wasmFailed = watchWasmInstantiation();
   // The snapshot is the largest download: it starts first, while the runtime module is imported
   // (and loadPyodide then compiles the wasm while it arrives).
-  const snapshot = snapshotUsable(config) ? verifiedSnapshot(config.snapshot) : null;
+  // When the boot fails for good, the download stops (and with it, progress that would hide the error).
+  const downloads = new AbortController();
+  const snapshot = snapshotUsable(config) ? verifiedSnapshot(config.snapshot, downloads.signal) : null;
   if (snapshot) snapshot.catch(() => {}); // awaited below; not "unhandled" meanwhile
-  const { loadPyodide } = await step(
-    "Descargando Python (WebAssembly)…",
-    0.05,
-    "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-    () => import(config.runtime)
-  );
+  let loadPyodide;
+  try {
+    ({ loadPyodide } = await step(
+      "Descargando Python (WebAssembly)…",
+      0.05,
+      "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
+      () => import(config.runtime)
+    ));
+  } catch (error) {
+    downloads.abort();
+    throw error;
+  }
   milestone("pyodideImported");
   if (snapshot) {
     try {

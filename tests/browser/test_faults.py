@@ -76,19 +76,20 @@ def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fa
 
 
 @pytest.mark.parametrize(
-    "fault, notice",
+    "pattern, fault, notice",
     [
-        (None, None),
-        (not_found, None),
-        (tampered, "no superó la comprobación de integridad"),
+        (SNAPSHOT, None, None),
+        (SNAPSHOT, not_found, None),
+        (SNAPSHOT, tampered, "no superó la comprobación de integridad"),
+        ("**/brotli_dec_wasm_bg.wasm", not_found, None),
     ],
-    ids=["snapshot", "snapshot 404", "snapshot tampered"],
+    ids=["snapshot", "snapshot 404", "snapshot tampered", "brotli decoder 404"],
 )
-def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, base_url, fault, notice):
+def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, base_url, pattern, fault, notice):
     from .test_lab import Lab
 
     if fault:
-        page.route(SNAPSHOT, fault)
+        page.route(pattern, fault)
     lab = Lab(page, base_url, "?k=7&umbral=1&chunk=300&solape=40")
     expect(page.locator("html")).to_have_attribute("data-boot", "plain" if fault else "snapshot")
     lab.expect_matches_core()
