@@ -71,7 +71,8 @@ pyodide.runPython(
 );
 zeroFreeMemory(pyodide._module);
 const snapshot = pyodide.makeMemorySnapshot();
-// The page inflates it with DecompressionStream, which knows gzip (not brotli). Node's gzip
+// Gzip keeps the build cache small; raglab_site/runtime.py recompresses it with brotli for the page.
+// Node's gzip
 // header carries no time, so the bytes are reproducible.
 writeFileSync(outPath, gzipSync(snapshot, { level: 9 }));
 console.log(JSON.stringify({ bytes: snapshot.length, modules }));

@@ -125,7 +125,7 @@ async function decodeBrotli(stream, size, decoderReady) {
       if (done) break;
       let input = value;
       for (;;) {
-        const result = state.dec(input, 1 << 20);
+        const result = state.dec(input, 1 << 22);
         const code = result.code;
         const chunk = result.buf;
         input = input.subarray(result.input_offset);
