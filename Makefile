@@ -9,7 +9,7 @@ PYDEPS := $(VENV)/.installed
 NODEDEPS := node_modules/.installed
 PORT   ?= 8000
 
-.PHONY: all build serve test bench chromium firefox servers clean
+.PHONY: all build serve test bench system clean
 all: build
 
 # uv resolves and installs the ~60 test dependencies (ranx brings numba, pandas, scipy) in a
@@ -30,43 +30,22 @@ build: $(PYDEPS) $(NODEDEPS)
 serve: $(PYDEPS) $(NODEDEPS)
 	$(PY) build.py serve --port $(PORT)
 
-# The browser tests need a Chromium: $$RAGLAB_CHROMIUM, Playwright's own, or `chromium` on PATH.
-# As root on Debian/Ubuntu, Debian's chromium is installed when none is found.
-chromium: $(PYDEPS)
-	@$(PY) tests/chromium.py >/dev/null 2>&1 || { \
+# The tests drive Chromium and Firefox and serve dist/ with nginx and Caddy (tests/system.py finds
+# them). As root on Debian/Ubuntu, the missing ones are installed with apt-get; otherwise make stops
+# and says how to get them.
+system: $(PYDEPS)
+	@missing="$$($(PY) tests/system.py --apt)"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "No Chromium found: installing Debian's chromium with apt-get"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "Installing with apt-get: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    $(PY) tests/chromium.py; \
+	    $(PY) tests/system.py; \
 	  fi; \
-	}
-
-# The second-engine test drives Firefox (Debian's firefox-esr) with puppeteer-core from package.json.
-firefox: $(PYDEPS)
-	@$(PY) tests/firefox.py >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "No Firefox found: installing Debian's firefox-esr with apt-get"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null; \
-	  else \
-	    $(PY) tests/firefox.py; \
-	  fi; \
-	}
-
-# The publishing tests serve dist/ with real servers: Debian's nginx, with its stock mime.types and
-# the brotli_static module, and Debian's caddy. As root on Debian/Ubuntu they are installed when missing.
-servers: $(PYDEPS)
-	@$(PY) tests/servers.py >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Installing Debian's nginx, libnginx-mod-http-brotli-static and caddy with apt-get"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx libnginx-mod-http-brotli-static caddy >/dev/null; \
-	  else \
-	    $(PY) tests/servers.py; \
-	  fi; \
-	}
+	fi
 
 # Building first warms .cache/ (Pyodide snapshot, compressed assets) for the tests' own builds.
-test: build chromium firefox servers
+test: build system
 	$(PY) -m pytest
 
 bench: build

@@ -1,7 +1,6 @@
 """Find a Chromium for the browser tests: $RAGLAB_CHROMIUM, Playwright's own browser, or chromium on PATH.
 
-Run as a script, it prints the path, or explains how to get one and exits 1
-(the Makefile then installs Debian's chromium when it runs as root).
+tests/system.py checks for it with the other programs the tests need.
 """
 
 import os
@@ -32,9 +31,3 @@ HOW_TO_GET_ONE = (
     "No Chromium found for the browser tests. Install one (Debian/Ubuntu: 'sudo apt-get install chromium') "
     "or point RAGLAB_CHROMIUM at a Chromium or Chrome binary."
 )
-
-if __name__ == "__main__":
-    path = find_chromium()
-    if not path:
-        sys.exit(HOW_TO_GET_ONE)
-    print(path)

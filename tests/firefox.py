@@ -1,8 +1,7 @@
 """Find Firefox for the second-engine test: $RAGLAB_FIREFOX, or Debian's firefox-esr.
 
 puppeteer-core (pinned in package.json) drives it over WebDriver BiDi; it needs the real binary,
-not the /usr/bin wrapper script. Run as a script, it prints the path, or explains how to get one
-and exits 1 (the Makefile then installs Debian's firefox-esr when it runs as root).
+not the /usr/bin wrapper script. tests/system.py checks for it with the other programs the tests need.
 """
 
 import os
@@ -28,9 +27,3 @@ HOW_TO_GET_ONE = (
     "No Firefox found for the second-engine test. Install one (Debian: 'sudo apt-get install firefox-esr') "
     "or point RAGLAB_FIREFOX at a Firefox binary (the real one, not a wrapper script)."
 )
-
-if __name__ == "__main__":
-    path = find_firefox()
-    if not path:
-        sys.exit(HOW_TO_GET_ONE)
-    print(path)

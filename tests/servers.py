@@ -1,7 +1,6 @@
 """Real static servers for the publishing tests: find them, or say how to get them.
 
-Run as a script, it prints their paths, or explains how to get them and exits 1 (the Makefile then
-installs Debian's nginx, its brotli_static module and caddy when it runs as root).
+tests/system.py checks for them with the other programs the tests need.
 """
 
 import shutil
@@ -29,11 +28,3 @@ def find_nginx() -> str | None:
     if path and STOCK_MIME_TYPES.is_file() and BROTLI_MODULE.is_file():
         return path
     return None
-
-
-if __name__ == "__main__":
-    if not find_nginx():
-        sys.exit(HOW_TO_GET_NGINX)
-    if not find_caddy():
-        sys.exit(HOW_TO_GET_CADDY)
-    print(find_nginx(), find_caddy())

@@ -1,0 +1,32 @@
+"""The system programs the tests need, found or explained: Chromium, Firefox, nginx, Caddy.
+
+    python tests/system.py          prints each program's path, or says how to get the missing ones (exit 1)
+    python tests/system.py --apt    prints the Debian packages that would provide the missing ones
+
+The Makefile installs those packages with apt-get when it runs as root; otherwise `make test`
+stops with the explanation. The tests never skip for a missing program: they fail saying the same.
+"""
+
+import sys
+
+from chromium import HOW_TO_GET_ONE as HOW_TO_GET_CHROMIUM, find_chromium
+from firefox import HOW_TO_GET_ONE as HOW_TO_GET_FIREFOX, find_firefox
+from servers import HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
+
+# (name, finder, Debian packages, how to get it)
+PROGRAMS = [
+    ("Chromium", find_chromium, ["chromium"], HOW_TO_GET_CHROMIUM),
+    ("Firefox", find_firefox, ["firefox-esr"], HOW_TO_GET_FIREFOX),
+    ("nginx", find_nginx, ["nginx", "libnginx-mod-http-brotli-static"], HOW_TO_GET_NGINX),
+    ("Caddy", find_caddy, ["caddy"], HOW_TO_GET_CADDY),
+]
+
+if __name__ == "__main__":
+    missing = [(name, packages, how) for name, find, packages, how in PROGRAMS if not find()]
+    if "--apt" in sys.argv[1:]:
+        print(" ".join(package for _, packages, _ in missing for package in packages))
+    elif missing:
+        sys.exit("\n".join(how for _, _, how in missing))
+    else:
+        for name, find, _, _ in PROGRAMS:
+            print(f"{name}: {find()}")
