@@ -61,10 +61,6 @@ async function step(text, fraction, failure, work) {
   }
 }
 
-function hex(buffer) {
-  return Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 async function fetchOk(url, options) {
   const response = await fetch(url, options);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -73,8 +69,9 @@ async function fetchOk(url, options) {
 
 /**
  * Pyodide 314 catches a failed WebAssembly instantiation, logs "wasm instantiation failed!" and
- * never settles loadPyodide() (getInstantiateWasmFunc in Pyodide's runtime module). Watch instantiation here so
- * that a missing or corrupt pyodide.asm.wasm fails the boot instead of hanging it forever.
+ * never settles loadPyodide() (getInstantiateWasmFunc in Pyodide's runtime module). Watch
+ * instantiation here so that a missing or corrupt pyodide.asm.wasm fails the boot instead of
+ * hanging it forever.
  */
 function watchWasmInstantiation() {
   let reject;
