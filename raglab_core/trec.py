@@ -124,6 +124,8 @@ _MESSAGES = {
         "the file holds no results",
         "el fichero no contiene ningún resultado",
     ),
+    "json_score": ("score {value!r} is not a number", "la puntuación «{value}» no es un número"),
+    "json_relevance": ("relevance {value!r} is not an integer", "la relevancia «{value}» no es un número entero"),
     "json_syntax": (
         "invalid JSON at column {column}",
         "JSON no válido en la columna {column}",
@@ -272,6 +274,9 @@ class _Reader:
         self.carry = ""  # the unfinished last line of the text fed so far
         self.json_lines = None
 
+    def _is_json(self, fields) -> bool:
+        return fields[0][0] == "{"
+
     def feed(self, text: str) -> None:
         """Read a chunk of text; a line may continue in the next chunk."""
         lines = (self.carry + text).split("\n")
@@ -289,7 +294,7 @@ class _Reader:
                 fields = line.split()
                 if _skippable(fields):
                     continue
-                if fields[0][0] == "{":
+                if self._is_json(fields):
                     self.format, self.json_lines, self.json_start = "json", [], self.number
                     self.json_lines.append(line.rstrip("\r\n"))
                 else:
@@ -343,6 +348,9 @@ class QrelsReader(_Reader):
         super().__init__(name)
         self.qrels = {}
         self.current = self.judged = None
+
+    def _is_json(self, fields) -> bool:
+        return fields[0][0] == "{" and len(fields) != 4  # "{x} 0 d 1" is a TREC line
 
     def _detect(self, line, fields):
         if len(fields) >= 6:
@@ -422,7 +430,7 @@ class QrelsReader(_Reader):
                     if isinstance(value, int) and not isinstance(value, bool):
                         judged[docid] = value
                     else:
-                        self.problems.add(None, "relevance", value=value)
+                        self.problems.add(None, "json_relevance", value=value)
         self.problems.raise_if_any()
         if not any(self.qrels.values()):
             self.problems.fail(None, "empty_qrels")
@@ -511,7 +519,7 @@ class RunReader(_Reader):
                 scores = self.run[qid] = {}
                 for docid, value in values.items():
                     if isinstance(value, bool) or not isinstance(value, (int, float)):
-                        self.problems.add(None, "score", value=value)
+                        self.problems.add(None, "json_score", value=value)
                         continue
                     try:
                         score = float(value)
