@@ -530,7 +530,7 @@ class RunReader(_Reader):
                     else:
                         scores[docid] = score
         self.problems.raise_if_any()
-        if self.streaming:
+        if self.streaming and self.format != "json":
             if self.current is not None:
                 self.on_query(self.current, self.block)
                 self.done.add(self.current)
