@@ -149,10 +149,12 @@ class EvaluationBridge:
         """Start the file of ``slot`` (``"qrels"``, ``"A"``, ``"B"``)."""
         return self._call(lambda: self.session.begin(slot, bool(grouped)) or '{"ok": true}')
 
-    def feed(self, text: str) -> None:
-        """The next chunk of text (problems are kept and reported by :meth:`end`)."""
+    def feed(self, text: str) -> bool:
+        """The next chunk of text (problems are kept and reported by :meth:`end`); ``True``: stop reading,
+        the run must be read again (its queries are not grouped) or the session failed."""
         if not self.failure:
             self._call(lambda: self.session.feed(text))
+        return bool(self.failure) or self.session.regroup
 
     def end(self) -> str:
         """End the file: ``{"ok": true}``, ``{"ok": true, "regroup": true}`` (read it again, ungrouped) or a failure."""

@@ -87,7 +87,7 @@ class EvaluationSession:
         self.reader = RunReader(self.names[SLOTS.index(slot)], self.evaluator.add, grouped)
 
     def feed(self, text: str) -> None:
-        """The next chunk of the current file's text."""
+        """The next chunk of the current file's text (ignored once ``regroup`` is set: read it again)."""
         if self.regroup:
             return
         try:

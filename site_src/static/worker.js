@@ -248,12 +248,13 @@ const TEXT_PER_CALL = 1 << 20; // characters handed to Python at a time (about 2
 /**
  * Read `item` ({name, file} or {name, text}) as a stream, never whole: `onText(text, bytesSoFar)` gets
  * about TEXT_PER_CALL characters at a time, decoded as UTF-8 (a leading BOM dropped; a byte sequence
- * that is not UTF-8 throws).
+ * that is not UTF-8 throws), and stops the reading by returning true.
  */
 async function streamText(item, onText) {
   if (!item.file) {
     for (let start = 0; start < item.text.length; start += TEXT_PER_CALL) {
-      onText(item.text.slice(start, start + TEXT_PER_CALL), Math.min(start + TEXT_PER_CALL, item.text.length));
+      const end = Math.min(start + TEXT_PER_CALL, item.text.length);
+      if (onText(item.text.slice(start, end), end)) return;
     }
     return;
   }
@@ -271,9 +272,13 @@ async function streamText(item, onText) {
       length += text.length;
     }
     if (length >= TEXT_PER_CALL || (done && length)) {
-      onText(pending.join(""), bytes);
+      const stop = onText(pending.join(""), bytes);
       pending = [];
       length = 0;
+      if (stop) {
+        await reader.cancel();
+        return;
+      }
     }
     if (done) return;
   }
@@ -304,21 +309,25 @@ async function evaluate(request) {
     const total = sizes.reduce((sum, size) => sum + size, 0);
     const readShare = request.runs.length === 2 ? 0.9 : 0.99; // the rest: comparing and building the tables
     let before = 0;
+    let reached = 0; // the bar never moves back: a second reading fills what is left of the file's share
     for (const [index, [slot, item, what]] of files.entries()) {
       for (const grouped of [true, false]) {
         let answer = JSON.parse(bridge.begin(slot, grouped));
         if (!answer.ok) return post("evaluated", answer);
         const again = grouped ? "" : " de nuevo: sus consultas no están agrupadas";
+        const start = Math.max(reached, (readShare * before) / total);
+        const end = (readShare * (before + sizes[index])) / total;
         let reported = -1;
         try {
           await streamText(item, (text, done) => {
-            bridge.feed(text);
-            const fraction = readShare * ((before + done) / total);
-            if (fraction - reported >= 0.005) {
-              reported = fraction;
+            const stop = bridge.feed(text);
+            reached = start + ((end - start) * done) / sizes[index];
+            if (reached - reported >= 0.005 || stop) {
+              reported = reached;
               const where = item.file ? ` (${inMegabytes(done)} de ${inMegabytes(sizes[index])} MB)` : "";
-              progress(fraction, `Leyendo y evaluando ${what}${again}${where}…`);
+              progress(reached, `Leyendo y evaluando ${what}${again}${where}…`);
             }
+            return stop;
           });
         } catch (error) {
           return post("evaluated", {
