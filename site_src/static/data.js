@@ -19,7 +19,7 @@
   const problemList = $("[data-data-problems]");
   const settings = { measures: $('[name="data-measures"]'), ties: $('[name="data-ties"]') };
   const SLOT_NAMES = { qrels: "qrels", "run-a": "run A", "run-b": "run B" };
-  const MAX_ROWS = 500; // per-query rows drawn at once (the sort still covers every query)
+  const MAX_ROWS = 200; // per-query rows drawn at once (the sort still covers every query)
   const progressBox = $("[data-data-progress]");
   const progressBar = progressBox.querySelector("progress");
   const buttons = {
