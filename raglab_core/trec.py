@@ -300,7 +300,7 @@ class _Reader:
                 else:
                     self.number -= 1
                     self.format = self._detect(line, fields)
-                    lines = _chain(line, lines)
+                    self._records((line,))  # then the rest, straight from the iterator (no wrapper per line)
                 break
         if self.format == "json":
             self.json_lines.extend(line.rstrip("\r\n") for line in lines)
@@ -332,11 +332,6 @@ class _Reader:
                 self.problems.add(None, "duplicate", qid=qid, docid=docid)
             queries.append((qid, values))
         return queries
-
-
-def _chain(first, rest):
-    yield first
-    yield from rest
 
 
 class QrelsReader(_Reader):
@@ -377,7 +372,7 @@ class QrelsReader(_Reader):
                     else:
                         problems.add(number, "relevance", value=text)
                 continue
-            if not _ascii_number(text):
+            if not text.isascii() or "_" in text:  # _ascii_number, inlined in the hot loop
                 if qid[0] != "#":
                     problems.add(number, "relevance", value=text)
                 continue
@@ -495,7 +490,7 @@ class RunReader(_Reader):
                     else:
                         problems.add(number, "score", value=text)
                 continue
-            if score - score or not _ascii_number(text):  # x - x is NaN (truthy) for NaN and ±inf
+            if score - score or not text.isascii() or "_" in text:  # NaN - NaN, inf - inf: NaN (truthy)
                 if qid[0] != "#":
                     problems.add(number, "score" if score - score == 0 else "not_finite", value=text)
                 continue

@@ -307,3 +307,55 @@ def test_text_fed_in_any_chunks_reads_as_the_whole_text(cuts, shape):
     reader.feed(text[last:])
     assert reader.close() == qrels
     assert shape == "json" or reader.number == text.count("\n")  # line numbers survive the chunking
+
+
+RUN_LINES = [f"q{q} Q0 d{d} {d} {(q * 7 + d * 3) % 11 / 4} t\n" for q in range(6) for d in range(9)]
+ODD_RUNS = {
+    "plain": RUN_LINES,
+    "comment": RUN_LINES[:20] + ["# comment 1 2 3 4 5\n"] + RUN_LINES[20:],
+    "extra columns": [line.replace(" t\n", " t x\n") if i % 7 == 0 else line for i, line in enumerate(RUN_LINES)],
+    "blank": RUN_LINES[:30] + ["\n", "  \n"] + RUN_LINES[30:],
+    "ungrouped": RUN_LINES[::2] + RUN_LINES[1::2],
+}
+BAD_RUNS = {
+    "duplicate": RUN_LINES[:10] + [RUN_LINES[3]] + RUN_LINES[10:],
+    "duplicate across chunks": RUN_LINES + [RUN_LINES[-1]],
+    "not ascii": RUN_LINES[:40] + ["q9 Q0 dx 1 ٣ t\n"] + RUN_LINES[40:],
+    "not finite": RUN_LINES[:40] + ["q9 Q0 dx 1 1e400 t\n"],
+    "five columns": RUN_LINES[:5] + ["q0 Q0 dz 1 0.5\n"] + RUN_LINES[5:],
+}
+
+
+def fed(lines, cuts, grouped):
+    seen = []
+    reader = RunReader("r", lambda qid, scores: seen.append((qid, dict(scores))), grouped)
+    text, last = "".join(lines), 0
+    for cut in sorted(cuts):
+        reader.feed(text[last:cut])
+        last = max(last, cut)
+    reader.feed(text[last:])
+    reader.close()
+    return seen, reader.number
+
+
+@pytest.mark.parametrize("name", list(ODD_RUNS))
+@given(cuts=st.lists(st.integers(0, 1500), max_size=6))
+def test_chunks_read_column_wise_equal_the_line_by_line_reading(name, cuts):
+    lines = ODD_RUNS[name]
+    expected = parse_run(lines, "r")
+    try:
+        seen, number = fed(lines, cuts, grouped=True)
+    except RunNotGrouped:
+        assert name == "ungrouped"
+        seen, number = fed(lines, cuts, grouped=False)
+    assert dict(seen) == expected and len(seen) == len(expected) and number == len(lines)
+
+
+@pytest.mark.parametrize("name", list(BAD_RUNS))
+@given(cuts=st.lists(st.integers(0, 2500), max_size=6))
+def test_chunks_with_bad_lines_report_what_the_line_by_line_reading_reports(name, cuts):
+    lines = BAD_RUNS[name]
+    expected = error_of(parse_run, lines, "r")
+    with pytest.raises(TrecFormatError) as caught:
+        fed(lines, cuts, grouped=False)
+    assert caught.value.problems == expected.problems
