@@ -21,6 +21,8 @@ from .report import PERMUTATIONS, build_report, p_value_text, require_common_que
 from .trec import QrelsReader, RunNotGrouped, RunReader
 
 ALPHA = 0.05
+MAX_BARS = 600
+"""Above this many queries the chart is one path through ``values``: per-query bars would be thinner than a pixel."""
 SLOTS = ("A", "B")
 """The runs' slots: run A (the baseline) and run B (compared with A)."""
 TIES_TEXT = {
@@ -271,7 +273,10 @@ def _comparison(report, labels) -> dict:
             "y_label": f"Δ {labels[0]}",
             "x_label": f"{_plural(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida",
             "ticks": [_cell(largest, signed=True)["text"], "0", _cell(-largest, signed=True)["text"]],
-            "bars": [{"qid": qid, "raw": delta, "text": _cell(delta, signed=True)["text"]} for qid, delta in bars],
+            "bars": [{"qid": qid, "raw": delta, "text": _cell(delta, signed=True)["text"]} for qid, delta in bars]
+            if len(bars) <= MAX_BARS
+            else [],
+            "values": [delta for _, delta in bars],
             "max": largest,
         },
     }

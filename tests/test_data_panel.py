@@ -157,3 +157,10 @@ def test_an_ungrouped_run_asks_to_be_read_again():
     session.begin("A", grouped=False), session.feed(text)
     assert session.end() == "ok"
     assert session.finish()["means"][0]["cells"][0]["raw"] == 0.5
+
+
+def test_many_queries_chart_as_one_path_of_values():
+    qrels = {"name": "q", "text": "".join(f"q{i} 0 a 1\n" for i in range(700))}
+    runs = [{"name": "r", "text": "".join(f"q{i} Q0 {d} 1 {s} t\n" for i in range(700) for d, s in (("a", i % 3), ("b", 1)))}]
+    chart = evaluate_files(qrels, runs * 2, "RR")["comparison"]["chart"]
+    assert chart["bars"] == [] and chart["values"] == [0.0] * 700 and chart["x_label"].startswith("700 consultas")

@@ -29,6 +29,8 @@
   };
   let worker = null;
   let running = false;
+  let rowsRequest = 0; // the per-query rows live in the worker: the page asks for the ones it draws
+  let onRows = null;
   let lastRequestKey = "";
 
   // An integer as the page writes it (RAE: groups of three with a no-break space, from five digits).
@@ -177,15 +179,19 @@
       progressBar.value = message.fraction;
       statusLine.textContent = message.text;
     } else if (message.type === "evaluated") {
-      finish();
       if (message.ok) {
-        statusLine.textContent = "Evaluación terminada.";
-        show(message.panel);
+        show(message.panel, () => {
+          finish();
+          statusLine.textContent = "Evaluación terminada.";
+        });
       } else {
+        finish();
         if (message.detail) console.error("raglab: evaluation", message.detail);
         statusLine.textContent = "";
         showError(message.message, message.problems || [], message.more || 0);
       }
+    } else if (message.type === "rows") {
+      if (message.request === rowsRequest && onRows) onRows(message);
     } else if (message.type === "error") {
       finish();
       worker = null;
@@ -196,7 +202,7 @@
 
   // --- showing the result ------------------------------------------------------------------------
 
-  function show(view) {
+  function show(view, done) {
     const result = $("[data-data-result]");
     result.hidden = false;
     delete result.dataset.stale;
@@ -218,7 +224,7 @@
     const comparison = out("comparison");
     comparison.hidden = !view.comparison;
     if (view.comparison) showComparison(view.comparison);
-    showPerQuery(view.columns, view.rows);
+    showPerQuery(view.columns, view.row_count, done);
   }
 
   function showComparison(comparison) {
@@ -242,8 +248,8 @@
   }
 
   // Bars of the per-query differences, largest gain first; drawing only (the numbers are Python's).
-  // Up to 600 queries, one bar each (with its value as a tooltip); beyond, one path, as bars would
-  // be thinner than a pixel.
+  // Up to 600 queries, one bar each (with its value as a tooltip); beyond, one path through the
+  // values, as bars would be thinner than a pixel.
   function drawChart(chart) {
     const svg = out("chart");
     const NS = "http://www.w3.org/2000/svg";
@@ -251,7 +257,6 @@
     const height = 200;
     const middle = height / 2;
     const scale = chart.max > 0 ? (middle - 8) / chart.max : 0;
-    const step = width / Math.max(chart.bars.length, 1);
     out("chart-label").textContent = chart.label;
     out("chart-y-label").textContent = chart.y_label;
     out("chart-x-label").textContent = chart.x_label;
@@ -260,14 +265,15 @@
       "aria-label",
       `${chart.label}: ${chart.x_label}; el eje vertical va de ${chart.ticks[2]} a ${chart.ticks[0]}.`
     );
+    const step = width / Math.max(chart.values.length, 1);
     const shape = (tag, attributes) => {
       const node = document.createElementNS(NS, tag);
       for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
       return node;
     };
     const axis = shape("line", { x1: 0, x2: width, y1: middle, y2: middle, class: "axis" });
-    if (chart.bars.length > 600) {
-      const gains = chart.bars.map((bar, index) => `L${(index * step).toFixed(2)} ${(middle - bar.raw * scale).toFixed(2)}`);
+    if (chart.bars.length < chart.values.length) {
+      const gains = chart.values.map((value, index) => `L${(index * step).toFixed(2)} ${(middle - value * scale).toFixed(2)}`);
       const d = `M0 ${middle} ${gains.join(" ")} L${width} ${middle} Z`;
       svg.replaceChildren(axis, shape("path", { d, class: "area" }));
       return;
@@ -289,20 +295,17 @@
     svg.replaceChildren(axis, ...bars);
   }
 
-  function showPerQuery(columns, rows) {
+  // The per-query table: the worker sorts every query and sends the first MAX_ROWS of that order,
+  // so that thousands of rows never cross to this thread (nor block it).
+  function showPerQuery(columns, total, done) {
     const head = el("tr");
     let sortColumn = 0;
     let ascending = true;
     const headers = columns.map((label, index) => {
-      const th = el("th", { scope: "col", "aria-sort": index === 0 ? "ascending" : "none" });
+      const th = el("th", { scope: "col", "aria-sort": "none" });
       const button = el("button", { type: "button" }, label);
       button.addEventListener("click", () => {
-        ascending = sortColumn === index ? !ascending : index === 0;
-        sortColumn = index;
-        headers.forEach((other, i) =>
-          other.setAttribute("aria-sort", i === index ? (ascending ? "ascending" : "descending") : "none")
-        );
-        render();
+        request(index, sortColumn === index ? !ascending : index === 0);
       });
       th.append(button);
       head.append(th);
@@ -310,22 +313,31 @@
     });
     out("per-query-head").replaceChildren(head);
 
-    function render() {
-      // Undefined values (—) always sort last.
-      const sorted = rows.slice().sort((a, b) => {
-        const x = a[sortColumn].raw;
-        const y = b[sortColumn].raw;
-        if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-        const order = x < y ? -1 : x > y ? 1 : 0;
-        return ascending ? order : -order;
-      });
-      const shown = sorted.slice(0, MAX_ROWS);
+    function request(index, order) {
+      if (!worker) return;
+      rowsRequest += 1;
+      onRows = (message) => {
+        sortColumn = index;
+        ascending = order;
+        headers.forEach((other, i) =>
+          other.setAttribute("aria-sort", i === index ? (ascending ? "ascending" : "descending") : "none")
+        );
+        draw(message.rows);
+        if (done) {
+          done();
+          done = null;
+        }
+      };
+      worker.postMessage({ type: "evaluate-rows", column: index, ascending: order, limit: MAX_ROWS, request: rowsRequest });
+    }
+
+    function draw(rows) {
       out("per-query-caption").textContent =
-        shown.length < sorted.length
-          ? `Por consulta: las ${shown.length} primeras de ${integer(sorted.length)} según el orden elegido (pulsa una cabecera para ordenar)`
+        rows.length < total
+          ? `Por consulta: las ${rows.length} primeras de ${integer(total)} según el orden elegido (pulsa una cabecera para ordenar)`
           : "Por consulta (pulsa una cabecera para ordenar)";
       out("per-query").replaceChildren(
-        ...shown.map((cells) => {
+        ...rows.map((cells) => {
           const row = el("tr");
           cells.forEach((cell, index) =>
             row.append(el(index === 0 ? "th" : "td", index === 0 ? { scope: "row" } : { "data-raw": cell.raw ?? "" }, cell.text))
@@ -334,6 +346,6 @@
         })
       );
     }
-    render();
+    request(0, true);
   }
 })();

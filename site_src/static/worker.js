@@ -6,7 +6,9 @@
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
  *      {type: "error", text, detail} when something fails for good; {type: "eval-progress",
  *      fraction, text} and {type: "evaluated", ok, panel | message, problems?, more?} for an
- *      evaluation (request: {qrels, runs: [{name, file | text}], measures, ties}).
+ *      evaluation (request: {qrels, runs: [{name, file | text}], measures, ties}; the panel comes
+ *      without its per-query rows, which {type: "evaluate-rows", column, ascending, limit, request}
+ *      asks for: {type: "rows", rows, total, request}).
  *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
@@ -284,6 +286,20 @@ async function streamText(item, onText) {
   }
 }
 
+let panelRows = []; // the last evaluation's per-query rows: [{raw, text}, …] each
+
+/** The first `limit` rows in the order of `column` (undefined values, null, always last). */
+function sortedRows(column, ascending, limit) {
+  const sorted = panelRows.slice().sort((a, b) => {
+    const x = a[column].raw;
+    const y = b[column].raw;
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    const order = x < y ? -1 : x > y ? 1 : 0;
+    return ascending ? order : -order;
+  });
+  return sorted.slice(0, limit);
+}
+
 const inMegabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
 
 /**
@@ -346,6 +362,12 @@ async function evaluate(request) {
     const result = JSON.parse(
       bridge.finish((fraction, text) => progress(readShare + (1 - readShare) * fraction, text))
     );
+    if (result.ok) {
+      // Thousands of rows would block the page's thread as they arrive: they stay here (sortedRows).
+      panelRows = result.panel.rows;
+      result.panel.row_count = panelRows.length;
+      delete result.panel.rows;
+    }
     post("evaluated", result);
   } finally {
     bridge.destroy();
@@ -373,6 +395,9 @@ self.addEventListener("message", async (event) => {
     } catch (error) {
       post("evaluated", { ok: false, message: "No se pudieron leer los ficheros.", detail: String(error) });
     }
+  } else if (message.type === "evaluate-rows") {
+    const rows = sortedRows(message.column, message.ascending, message.limit);
+    post("rows", { rows, total: panelRows.length, request: message.request });
   } else if (message.type === "compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so
