@@ -1,37 +1,37 @@
-"""Command line: evaluate your own retriever's TREC run against qrels, and compare two runs.
+"""Command line: evaluate your own retriever's run against qrels, and compare two runs.
 
 ::
 
-    python -m raglab_core eval QRELS RUN [RUN2] [--k 10] [--umbral 1]
-        [--gain exponential|linear] [--complete] [--json] [-q]
+    python -m raglab_core eval QRELS RUN [RUN2] [--measures "nDCG@10 R@100 …"]
+        [--ties double|float32] [--complete] [--json] [-q]
         [--permutations 10000] [--seed 42]
 
-Prints P@k, R@k, MRR@k and nDCG@k (definitions and trec_eval conventions in
-:mod:`raglab_core.evaluation`) as an aligned table, per query with ``-q``, or
-as JSON with ``--json``::
-
-    {"k", "umbral", "gain",
-     "runs": [{"name", "queries", "mean": {"precision", "recall", "mrr", "ndcg"},
-               "per_query": {qid: {"precision", "recall", "mrr", "ndcg"}}}],
-     "comparison": null | {"baseline", "candidate", "queries", "test", "permutations", "seed",
-                           "metrics": {metric: {"mean_delta", "wins", "ties", "losses",
-                                                "p_value", "per_query": {qid: delta}}}}}
+Measures are named as ir_measures names them (:mod:`raglab_core.evaluation`;
+default ``nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10``); ``--k``,
+``--umbral`` and ``--gain`` remain as a shorthand for the lab's four metrics,
+``P(rel=umbral)@k R(rel=umbral)@k RR(rel=umbral)@k nDCG(dcg=…)@k``. Files are
+TREC, BEIR TSV (qrels) or JSON, detected (:mod:`raglab_core.trec`), and a run
+is read as a stream: one query in memory at a time when its lines are grouped
+by query (as every TREC tool writes them; otherwise it is read again, held
+whole). Output is an aligned table, per query with ``-q``, or JSON with
+``--json`` (:func:`raglab_core.report.build_report`: values keyed by the
+measure names exactly as ir_measures prints them).
 
 An undefined value is ``null`` in JSON and ``n/a`` in the table. Notes on
 skipped queries go to stderr. Exit status: 0 on success, 1 when an input file
-is malformed (every problem found is listed in English on stderr, nothing
-is printed on stdout), 2 for usage errors and unreadable files.
+is malformed (every problem found is listed in English on stderr, nothing is
+printed on stdout) or a run shares no query with the qrels, 2 for usage
+errors (unsupported measures included) and unreadable files.
 
->>> runs = [("run.txt", {"q1": {"a": 0.5, "c": 0.7}, "q9": {"a": 1.0}})]
->>> report, evaluations, comparison = build_report({"q1": {"a": 1, "b": 1}}, runs, k=2, umbral=1)
->>> report["runs"][0]["mean"]                    # ranking c, a: 1 of 2 relevant, at rank 2
-{'precision': 0.5, 'recall': 0.5, 'mrr': 0.5, 'ndcg': 0.38685280723454163}
+>>> qrels = {"q1": {"a": 1, "b": 1}}
+>>> runs = [("run.txt", evaluate_run(qrels, {"q1": {"a": 0.5, "c": 0.7}, "q9": {"a": 1.0}}, ["P@2", "RR"]))]
+>>> report, comparison = build_report(runs)
 >>> print(format_table(report), end="")
-k=2  umbral=1  gain=exponential
+ties=double
 <BLANKLINE>
-run      queries     P@2     R@2   MRR@2  nDCG@2
-run.txt        1  0.5000  0.5000  0.5000  0.3869
->>> skipped_notes(runs, evaluations, comparison)
+run      queries     P@2      RR
+run.txt        1  0.5000  0.5000
+>>> skipped_notes(runs, comparison)
 ['run.txt: skipped 1 query without judgments (q9)']
 """
 
@@ -40,30 +40,41 @@ import json
 import os
 import sys
 
-from .evaluation import METRICS
+from .errors import LabError
+from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, RunEvaluator, evaluate_run, lab_measures, parse_measures
 from .metrics import GAINS
-from .report import PERMUTATIONS, SEED, build_report, metric_labels
-from .trec import TrecFormatError, parse_qrels, parse_run
+from .report import PERMUTATIONS, SEED, build_report, require_common_queries
+from .trec import QrelsReader, RunNotGrouped, RunReader, TrecFormatError
+
+TIES_HELP = (
+    "how tied scores compare: 'double' (default) matches trec_eval 10.0 (2023) and ranx; "
+    "'float32' rounds scores to single precision first, matching trec_eval 9.x and pytrec_eval "
+    "(so ir_measures, which calls pytrec_eval)"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m raglab_core",
-        description="Exact retrieval metrics for your own runs (trec_eval conventions).",
+        description="Exact retrieval measures for your own runs (trec_eval conventions, ir_measures names).",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     evaluate = commands.add_parser(
         "eval",
-        help="evaluate a TREC run (and compare a second one) against qrels",
-        description="Evaluate RUN (and compare RUN2 with it) against QRELS: P@k, R@k, MRR@k, nDCG@k.",
+        help="evaluate a run (and compare a second one) against qrels",
+        description="Evaluate RUN (and compare RUN2 with it) against QRELS.",
+        epilog=f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
+        f"{SUPPORTED}. {TIES_HELP[0].upper() + TIES_HELP[1:]}.",
     )
     add = evaluate.add_argument
-    add("qrels", metavar="QRELS", help="TREC qrels: qid iter docid rel")
-    add("run", metavar="RUN", help="TREC run (qid Q0 docid rank score tag) or JSON {qid: {docid: score}}")
+    add("qrels", metavar="QRELS", help="qrels: TREC (qid iter docid rel), BEIR TSV (query-id corpus-id score) or JSON")
+    add("run", metavar="RUN", help="run: TREC (qid Q0 docid rank score tag [ignored columns]) or JSON {qid: {docid: score}}")
     add("run2", metavar="RUN2", nargs="?", help="a second run, compared with RUN (the baseline)")
-    add("--k", type=_at_least(1), default=10, help="cut-off (default 10)")
-    add("--umbral", type=_at_least(1), default=1, help="relevant if rel >= umbral (default 1)")
-    add("--gain", choices=GAINS, default="exponential", help="nDCG gain: 2^rel-1 or rel (default exponential)")
+    add("--measures", help=f"measures in ir_measures notation, separated by spaces (default {DEFAULT_MEASURES!r})")
+    add("--k", type=_at_least(1), help="shorthand: the lab's P, R, RR and nDCG at cut-off k (default 10)")
+    add("--umbral", type=_at_least(1), help="shorthand: relevant if rel >= umbral (default 1)")
+    add("--gain", choices=GAINS, help="shorthand: nDCG gain 2^rel-1 (exponential, default) or rel (linear)")
+    add("--ties", choices=TIES, default="double", help=TIES_HELP + " (default double)")
     add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
     add("--json", action="store_true", help="print JSON instead of a table")
     add("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")
@@ -86,9 +97,9 @@ def _at_least(minimum):
     return whole
 
 
-def skipped_notes(runs, evaluations, comparison) -> list[str]:
-    """English notes on the queries :func:`raglab_core.report.build_report` skipped or left unpaired."""
-    notes = [note for (name, _), result in zip(runs, evaluations) for note in _skipped(name, result)]
+def skipped_notes(runs, comparison) -> list[str]:
+    """English notes on the queries the evaluations (``[(name, RunEvaluation)]``) skipped or left unpaired."""
+    notes = [note for name, result in runs for note in _skipped(name, result)]
     if comparison and comparison.unpaired:
         unpaired = comparison.unpaired
         notes.append(f"comparison: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
@@ -114,16 +125,15 @@ def _sample(qids, shown=5):
 
 def format_table(report, per_query=False) -> str:
     """The plain-text report: per-query tables (``per_query``), means, comparison."""
-    k = report["k"]
-    labels = metric_labels(k)
-    blocks = [f"k={k}  umbral={report['umbral']}  gain={report['gain']}"]
+    labels = report["measures"]
+    blocks = [f"ties={report['ties']}" + ("  complete" if report["complete"] else "")]
     if per_query:
         for run in report["runs"]:
-            rows = [[qid, *(_number(scores[name]) for name in METRICS)] for qid, scores in run["per_query"].items()]
-            rows.append(["mean", *(_number(run["mean"][name]) for name in METRICS)])
+            rows = [[qid, *(_number(scores[name]) for name in labels)] for qid, scores in run["per_query"].items()]
+            rows.append(["mean", *(_number(run["mean"][name]) for name in labels)])
             blocks.append(f"{run['name']}\n" + _align(["query", *labels], rows))
     rows = [
-        [run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in METRICS)] for run in report["runs"]
+        [run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in labels)] for run in report["runs"]
     ]
     blocks.append(_align(["run", "queries", *labels], rows))
     comparison = report["comparison"]
@@ -134,11 +144,11 @@ def format_table(report, per_query=False) -> str:
             f"{comparison['test']}, {comparison['permutations']} permutations, seed {comparison['seed']}"
         )
         rows = []
-        for name, label in zip(METRICS, labels):
-            result = comparison["metrics"][name]
+        for label in labels:
+            result = comparison["metrics"][label]
             counts = [str(result[key]) for key in ("wins", "ties", "losses")]
             rows.append([label, f"{result['mean_delta']:+.4f}", *counts, f"{result['p_value']:.4f}"])
-        blocks.append(title + "\n" + _align(["metric", "delta", "wins", "ties", "losses", "p-value"], rows))
+        blocks.append(title + "\n" + _align(["measure", "delta", "wins", "ties", "losses", "p-value"], rows))
     return "\n\n".join(blocks) + "\n"
 
 
@@ -156,19 +166,65 @@ def _align(header, rows):
     return "\n".join(lines)
 
 
-def load(path, parse):
-    """Parse the file at ``path`` with ``parse`` (:func:`parse_qrels` or :func:`parse_run`), streaming.
-
-    Returns ``(data, None)``, or ``(None, message)`` for a malformed file (an
-    English message); ``OSError`` propagates. A leading UTF-8 BOM is dropped.
-    """
-    with open(path, encoding="utf-8-sig") as lines:
+def read_qrels(path):
+    """The qrels at ``path``: ``(qrels, None)`` or ``(None, English message)``; ``OSError`` propagates."""
+    reader = QrelsReader(path)
+    with open(path, encoding="utf-8-sig") as lines:  # a leading UTF-8 BOM is dropped
         try:
-            return parse(lines, path), None
+            reader.read(lines)
+            return reader.close(), None
         except TrecFormatError as error:
             return None, error.render("en")
         except UnicodeDecodeError as error:
             return None, f"{path}: not UTF-8 text ({error.reason})"
+
+
+def evaluate_file(path, qrels, measures, ties="double", complete=False):
+    """Evaluate the run at ``path`` as it is read: ``(RunEvaluation, None)`` or ``(None, English message)``.
+
+    The run streams through a :class:`~raglab_core.trec.RunReader` into a
+    :class:`~raglab_core.evaluation.RunEvaluator`, one query at a time; a run
+    whose lines are not grouped by query is read a second time, held whole.
+    """
+    for grouped in (True, False):
+        evaluator = RunEvaluator(qrels, measures, ties, complete)
+        reader = RunReader(path, evaluator.add, grouped)
+        with open(path, encoding="utf-8-sig") as lines:
+            try:
+                reader.read(lines)
+                reader.close()
+            except RunNotGrouped:
+                continue
+            except TrecFormatError as error:
+                return None, error.render("en")
+            except UnicodeDecodeError as error:
+                return None, f"{path}: not UTF-8 text ({error.reason})"
+        return evaluator.result(), None
+    raise AssertionError("unreachable: the second pass holds every query")
+
+
+def run_names(paths) -> list[str]:
+    """Each run's name: its file name, or «A: name» and «B: name» when both runs share it.
+
+    >>> run_names(["x/run.txt", "y/run.txt"]), run_names(["bm25.txt", "dense.txt"])
+    (['A: run.txt', 'B: run.txt'], ['bm25.txt', 'dense.txt'])
+    """
+    names = [os.path.basename(path) for path in paths]
+    if len(names) == 2 and names[0] == names[1]:
+        return [f"{letter}: {name}" for letter, name in zip("AB", names)]
+    return names
+
+
+def _measures(args, parser):
+    shorthand = (args.k, args.umbral, args.gain) != (None, None, None)
+    if shorthand and args.measures is not None:
+        parser.error("--measures cannot be combined with --k, --umbral or --gain")
+    try:
+        if shorthand:
+            return lab_measures(args.k or 10, args.umbral or 1, args.gain or "exponential")
+        return parse_measures(DEFAULT_MEASURES if args.measures is None else args.measures)
+    except LabError as error:
+        parser.error(error.render("en"))
 
 
 def main(argv=None) -> int:
@@ -178,28 +234,32 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    files = [(args.qrels, parse_qrels), (args.run, parse_run)] + ([(args.run2, parse_run)] if args.run2 else [])
-    loaded, errors = [], []
-    for path, parse in files:  # read every file, so that all bad ones are reported at once
-        try:
-            data, error = load(path, parse)
-        except OSError as failure:  # a path the user mistyped: a usage error
-            print(f"{parser.prog} eval: error: cannot read {path}: {failure.strerror or failure}", file=sys.stderr)
-            return 2
-        loaded.append(data)
+    measures = _measures(args, parser)
+    paths = [args.run] + ([args.run2] if args.run2 else [])
+    errors, runs = [], []
+    try:
+        qrels, error = read_qrels(args.qrels)
         if error:
             errors.append(error)
+        for path, name in zip(paths, run_names(paths)):  # every file is read, so all bad ones are reported
+            result, error = evaluate_file(path, qrels or {}, measures, args.ties, args.complete)
+            if error:
+                errors.append(error)
+            runs.append((name, result))
+    except OSError as failure:  # a path the user mistyped: a usage error
+        print(f"{parser.prog} eval: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
+        return 2
+    try:
+        if not errors:
+            require_common_queries(runs, os.path.basename(args.qrels))
+    except LabError as error:
+        errors.append(error.render("en"))
     if errors:
         for error in errors:
             print(f"error: {error}", file=sys.stderr)
         return 1
-    qrels, *runs = loaded
-    names = [os.path.basename(path) for path, _ in files[1:]]
-    runs = list(zip(names, runs))
-    report, evaluations, comparison = build_report(
-        qrels, runs, args.k, args.umbral, args.gain, args.complete, args.permutations, args.seed
-    )
-    notes = skipped_notes(runs, evaluations, comparison)
+    report, comparison = build_report(runs, args.permutations, args.seed)
+    notes = skipped_notes(runs, comparison)
     if args.json:
         output = json.dumps(report, indent=2, allow_nan=False) + "\n"
     else:

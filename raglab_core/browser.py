@@ -8,6 +8,7 @@ import json
 
 from .errors import LabError
 from .lab import compute
+from .trec import TrecFormatError
 
 
 def compute_json(state_json: str) -> str:
@@ -64,21 +65,40 @@ def warm_up() -> int:
         json.loads(compute_json(json.dumps(state)))
     compute_json("not json")
     sample = {"qrels": {"name": "q", "text": "q1 0 a 2\nq1 0 b 1\nq2 0 c 1"},
-              "runs": [{"name": "a", "text": "q1 Q0 a 1 0.9 x\nq2 Q0 c 1 0.2 x"},
+              "runs": [{"name": "a", "text": "q1 Q0 a 1 0.9 x\nq2 Q0 c 1 0.2 x\nq1 Q0 b 2 0.1 x"},
                        {"name": "b", "text": '{"q1": {"b": 0.5, "a": 0.1}, "q2": {"d": 1}}'}],
-              "k": 5, "umbral": 1}
+              "measures": "P(rel=2)@5 R@100 RR AP Success@10 Judged@10 nDCG@10 nDCG(dcg='exp-log2')@10"}
     json.loads(evaluate_json(json.dumps(sample), progress=lambda fraction, text: None))
     evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "q1 Q0 a 1 0.5 x"}}))
+    evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "query-id\tcorpus-id\tscore\nq9\td\t1_0\n"}}))
+    evaluate_json(json.dumps({**sample, "measures": "ERR@10"}))
+    session = EvaluationBridge(json.dumps({"measures": "nDCG@10", "qrels": "q", "runs": ["a"]}))
+    session.begin("qrels", True), session.feed("q1 0 a 1\n"), session.end()
+    session.begin("A", True), session.feed("q1 Q0 a 1 1 x\nq2 Q0 a 1 1 x\nq1 Q0 b 1 1 x\n"), session.end()
+    session.begin("A", False), session.feed("q1 Q0 a 1 1 x\n"), session.end(), session.finish(None)
     return len(sys.modules)
 
 
+def _failure(error) -> str:
+    """A failed evaluation as JSON: the Spanish message, and a bad file's problems as a list."""
+    answer = {"ok": False, "field": getattr(error, "field", None), "message": str(error)}
+    if isinstance(error, TrecFormatError):
+        total = len(error.problems) + error.more
+        answer["message"] = (
+            str(error) if total == 1 else f"«{error.name}» tiene {total} problemas" + (":" if error.problems else ".")
+        )
+        answer["problems"] = [] if total == 1 else [problem.render("es") for problem in error.problems]
+        answer["more"] = error.more if total > 1 else 0
+    return json.dumps(answer)
+
+
 def evaluate_json(request_json: str, progress=None) -> str:
-    """The «Tus datos» panel for the worker: ``{"ok": true, "panel": …}`` or ``{"ok": false, …}``.
+    """The «Tus datos» panel for whole texts: ``{"ok": true, "panel": …}`` or ``{"ok": false, …}``.
 
-    ``request_json``: ``{"qrels": {"name", "text"}, "runs": [{"name", "text"}, …], "k", "umbral"}``;
-    ``progress(fraction, text)`` is called while reading long files.
+    ``request_json``: ``{"qrels": {"name", "text"}, "runs": [{"name", "text"}, …], "measures", "ties"}``;
+    ``progress(fraction, text)`` is called during the comparison.
 
-    >>> json.loads(evaluate_json('{"qrels": {"name": "q", "text": ""}, "runs": [], "k": 5, "umbral": 1}'))["ok"]
+    >>> json.loads(evaluate_json('{"qrels": {"name": "q", "text": ""}, "runs": []}'))["ok"]
     False
     """
     from .data_panel import evaluate_files
@@ -87,7 +107,63 @@ def evaluate_json(request_json: str, progress=None) -> str:
         request = json.loads(request_json)
         if not isinstance(request, dict):
             raise LabError.page("La petición debe ser un objeto JSON.")
-        panel = evaluate_files(request.get("qrels"), request.get("runs"), request.get("k"), request.get("umbral"), progress)
+        panel = evaluate_files(
+            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress
+        )
     except (LabError, ValueError) as error:
-        return json.dumps({"ok": False, "field": getattr(error, "field", None), "message": str(error)})
+        return _failure(error)
     return json.dumps({"ok": True, "panel": panel}, allow_nan=False)
+
+
+class EvaluationBridge:
+    """:class:`raglab_core.data_panel.EvaluationSession` for the worker, which streams files into it.
+
+    Every method answers JSON text, ``{"ok": true, …}`` or :func:`_failure`'s
+    ``{"ok": false, "message", "problems"?, "more"?}``, so that no Python
+    exception crosses into JavaScript; after a failure the session is over.
+
+    >>> session = EvaluationBridge('{"measures": "nDCG@10 XYZ", "runs": ["a"]}')
+    >>> json.loads(session.begin("qrels", True))["message"][:25]
+    'Medida no admitida: «XYZ»'
+    """
+
+    def __init__(self, settings_json: str):
+        from .data_panel import EvaluationSession
+
+        self.failure = None
+        try:
+            self.session = EvaluationSession(json.loads(settings_json))
+        except (LabError, ValueError) as error:
+            self.failure = _failure(error)
+
+    def _call(self, work):
+        if self.failure:
+            return self.failure
+        try:
+            return work()
+        except (LabError, ValueError) as error:
+            self.failure = _failure(error)
+            return self.failure
+
+    def begin(self, slot: str, grouped: bool) -> str:
+        """Start the file of ``slot`` (``"qrels"``, ``"A"``, ``"B"``)."""
+        return self._call(lambda: self.session.begin(slot, bool(grouped)) or '{"ok": true}')
+
+    def feed(self, text: str) -> bool:
+        """The next chunk of text (problems are kept and reported by :meth:`end`); ``True``: stop reading,
+        the run must be read again (its queries are not grouped) or the session failed."""
+        if not self.failure:
+            self._call(lambda: self.session.feed(text))
+        return bool(self.failure) or self.session.regroup
+
+    def end(self) -> str:
+        """End the file: ``{"ok": true}``, ``{"ok": true, "regroup": true}`` (read it again, ungrouped) or a failure."""
+        return self._call(lambda: json.dumps({"ok": True, "regroup": self.session.end() == "regroup"}))
+
+    def finish(self, progress) -> str:
+        """The panel: ``{"ok": true, "panel": …}`` or a failure."""
+        return self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish(progress)}, allow_nan=False))
+
+
+evaluate_json.streaming = EvaluationBridge
+"""The worker's handle on the streaming bridge: its boot connects ``compute_json`` and ``evaluate_json`` only."""

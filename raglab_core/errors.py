@@ -35,10 +35,33 @@ MESSAGES = {
     "gain": ("The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
     # raglab_core.chunking (and the lab's «solape» control)
     "overlap_not_below_chunk": ("Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
-    # raglab_core.evaluation
+    # raglab_core.evaluation and raglab_core.report
     "settings_differ": (
-        "Both evaluations must use the same k, umbral and gain.",
-        "Las dos evaluaciones deben usar los mismos k, umbral y ganancia.",
+        "Both evaluations must use the same measures and tie mode.",
+        "Las dos evaluaciones deben usar las mismas medidas y el mismo tratamiento de empates.",
+    ),
+    "measure_unknown": (
+        "Unsupported measure: {name!r}. Supported: {supported}.",
+        "Medida no admitida: «{name}». Se admiten: {supported}.",
+    ),
+    "measure_param": (
+        "{name!r}: {param}= must be one of {allowed}.",
+        "«{name}»: {param}= debe ser uno de {allowed}.",
+    ),
+    "measure_cutoff": (
+        "{name!r}: the cut-off must be an integer from 1 to {maximum}.",
+        "«{name}»: el corte debe ser un entero entre 1 y {maximum}.",
+    ),
+    "measure_needs_cutoff": (
+        "{name!r}: {family} needs a cut-off, e.g. {family}@10.",
+        "«{name}»: {family} necesita un corte, por ejemplo {family}@10.",
+    ),
+    "no_measures": ("No measure given. Supported: {supported}.", "No hay ninguna medida. Se admiten: {supported}."),
+    "ties": ("ties must be 'double' or 'float32', not {value!r}.", "Los empates deben ser «double» o «float32», no «{value}»."),
+    "no_common_query": (
+        "{run} and {qrels} share no query id, so there is nothing to evaluate (are they from the same collection?).",
+        "«{run}» y «{qrels}» no tienen ninguna consulta en común, así que no hay nada que evaluar "
+        "(¿son de la misma colección?).",
     ),
     # A message the page's own modules (lab, controls, scenario, data panel) write: Spanish only.
     "page": ("{text}", "{text}"),

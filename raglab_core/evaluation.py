@@ -1,133 +1,350 @@
-"""Evaluate a run against qrels, trec_eval-exact (comparing two runs: :mod:`raglab_core.report`).
+"""Evaluate a run against qrels with ir_measures' measures, trec_eval-exact, query by query.
 
-Input is plain data: ``qrels`` ``{qid: {docid: rel}}`` and a ``run``
-``{qid: {docid: score}}`` (what :mod:`raglab_core.trec` parses). Four metrics
-at a cut-off ``k``, with a document *relevant* when its judged grade is
-``>= umbral`` (``umbral >= 1``, so a grade ``<= 0`` is never relevant), computed
-by :mod:`raglab_core.metrics`:
+Input is plain data: ``qrels`` ``{qid: {docid: rel}}`` and, per query, the
+run's ``{docid: score}`` (what :mod:`raglab_core.trec` reads). Measures are
+named in ir_measures' notation [2]_ (:func:`parse_measures`): ``P@10``,
+``P(rel=2)@5``, ``R@100``, ``RR@10``, ``AP@100``, ``Success@10``,
+``Judged@10``, ``nDCG@10`` (linear gain, trec_eval's ``ndcg_cut``) and
+``nDCG(dcg='exp-log2')@10`` (gain ``2^g − 1``, the lab's), each computed by
+one small function below whose docstring gives its formula and source.
 
-========= ====================================================== ==========================
-name      definition                                             trec_eval / ranx
-========= ====================================================== ==========================
-precision relevant in top k / k                                  ``P.k`` / ``precision@k``
-recall    relevant in top k / judged relevant of the query       ``recall.k`` / ``recall@k``
-          (``None`` when the query has none)
-mrr       1 / rank of the first relevant within k, else 0        ``recip_rank`` on the run
-                                                                 cut at k / ``mrr@k``
-ndcg      DCG@k / IDCG@k, discount ``log₂(i + 1)``; gain         exponential: ranx
-          ``2**rel - 1`` (``"exponential"``, default) or         ``ndcg_burges@k``; linear:
-          ``rel`` (``"linear"``); ``None`` when IDCG@k is 0      trec_eval ``ndcg_cut.k``
-========= ====================================================== ==========================
-
-Conventions, each checked against trec_eval 9 (through pytrec_eval) and ranx
-in ``tests/test_evaluation.py``:
+Conventions, each checked against trec_eval (through ir_measures and
+pytrec_eval) and ranx in ``tests/test_evaluation.py``:
 
 * **Ranking.** Documents are ordered by score, descending; ties are broken by
-  document id, *descending* in byte (``strcmp``) order, which is what
-  trec_eval does (``comp_sim_docno`` in ``form_res_rels.c``; verified
-  through pytrec_eval: of two tied documents ``a`` and ``b``, ``b`` is ranked
-  first). Python compares ``str`` by code point, which orders UTF-8 bytes
-  identically. Scores are compared in single precision, as trec_eval stores
-  them in a C ``float``: 1.000000001 and 1.0 tie. ranx sorts float64 scores
-  and leaves ties to its sort, so it can order such documents differently.
-  The run's rank column is ignored, as trec_eval ignores it.
-* **Unjudged documents** are not relevant and have gain 0; so have negative
-  grades (trec_eval's ``ndcg_cut`` adds only positive gains).
-* **IDCG** is the DCG of *all* the query's judgments sorted by grade and cut
-  at k, not only of the retrieved ones (trec_eval's and ranx's convention).
-  The threshold plays no part in nDCG (trec_eval's ``ndcg_cut`` ignores
-  ``-l``).
+  document id, *descending* in byte (``strcmp``) order, as trec_eval does
+  (``comp_sim_docno`` in ``form_res_rels.c``). Python compares ``str`` by code
+  point, which orders UTF-8 bytes identically. Scores are compared in double
+  precision by default (``ties="double"``: trec_eval 10.0, 2023, and ranx),
+  or rounded to single precision first (``ties="float32"``: trec_eval 9.x and
+  pytrec_eval, which store scores in a C ``float``, so 1.000000001 and 1.0
+  tie). The run's rank column is ignored, as trec_eval ignores it.
+* **Relevance.** A document is relevant to a measure with ``rel=r`` (default
+  1, trec_eval's ``-l``) when its judged grade is ``>= r``; unjudged
+  documents are not relevant and have gain 0; negative grades (trec_eval's
+  "judged non-relevant") have gain 0 too.
+* **Cut-offs.** ``@k`` keeps the first ``k`` ranked documents; without a
+  cut-off (``RR``, ``AP``, ``nDCG``, ``Judged``) the whole ranking counts.
 * **Which queries.** A query is evaluated when it is in both the run and the
-  qrels, even if all its judgments are non-relevant: trec_eval evaluates it
-  too and reports 0 for all four metrics. Queries only in the run are skipped
-  (trec_eval ignores them). Queries only in the qrels are skipped, unless
-  ``complete=True`` (trec_eval ``-c``, ranx ``make_comparable=True``): then
-  each is evaluated as an empty ranking, so every metric is 0 (or ``None``
-  where undefined).
-* **Means** are arithmetic means over the evaluated queries, an undefined
-  per-query value (``None``) counting as 0, which is how trec_eval and ranx
-  average it (both report 0 for such a query).
+  qrels, even if none of its judgments is relevant (trec_eval reports 0 for
+  it). Queries only in the run are skipped (trec_eval ignores them); queries
+  only in the qrels are skipped unless ``complete=True`` (trec_eval ``-c``):
+  then each is scored as an empty ranking.
+* **Undefined values** (recall or AP with no relevant judgment, nDCG with an
+  ideal DCG of 0, Judged of an empty ranking) are ``None``; means count them
+  as 0, as trec_eval and ranx report 0 for such a query.
+* **Means** are arithmetic means over the evaluated queries.
 
 References
 ----------
 .. [1] NIST, *trec_eval*, https://github.com/usnistgov/trec_eval
-   (``m_P.c``, ``m_recall.c``, ``m_recip_rank.c``, ``m_ndcg_cut.c``).
-.. [2] E. Bassani, "ranx: A Blazing-Fast Python Library for Ranking
-   Evaluation and Comparison", ECIR 2022.
-.. [3] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR
+   (``m_P.c``, ``m_recall.c``, ``m_recip_rank.c``, ``m_map_cut.c``,
+   ``m_success.c``, ``m_ndcg_cut.c``).
+.. [2] S. MacAvaney, C. Macdonald and I. Ounis, "Streamlining Evaluation with
+   ir-measures", ECIR 2022 (notation, and the ``Judged`` measure).
+.. [3] E. Bassani, "ranx: A Blazing-Fast Python Library for Ranking
+   Evaluation and Comparison", ECIR 2022 (``ndcg_burges``).
+.. [4] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation of IR
    techniques", ACM TOIS 20(4), 2002.
-.. [4] C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
+.. [5] C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005.
 
 >>> qrels = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"x": 1}}
 >>> run = {"q1": {"a": 0.5, "b": 0.9, "c": 0.1}, "q3": {"x": 1.0}}
->>> result = evaluate_run(qrels, run, k=2)
->>> result.per_query["q1"]                       # ranking b, a: one relevant in 2
-QueryScores(precision=0.5, recall=0.5, mrr=0.5, ndcg=0.52129602861432)
->>> result.per_query["q1"].ndcg == metrics.dcg_at_k([0, 2], 2) / metrics.dcg_at_k([2, 1], 2)
-True
+>>> result = evaluate_run(qrels, run, parse_measures("P@2 RR AP Judged@2"))
+>>> result.per_query["q1"]                       # ranking b, a, c
+(0.5, 0.5, 0.5833333333333333, 1.0)
 >>> result.not_in_qrels, result.not_in_run
 (('q3',), ('q2',))
 """
 
 import math
+import re
 from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import metrics
-from .validate import gain_name, whole_number
+from .errors import LabError
 
-METRICS = ("precision", "recall", "mrr", "ndcg")
+TIES = ("double", "float32")
+"""How scores are compared: ``"double"`` (trec_eval 10.0, ranx) or ``"float32"`` (trec_eval 9.x, pytrec_eval)."""
 
-
-class QueryScores(NamedTuple):
-    """The four metrics for one query (``None`` where undefined), or their means."""
-
-    precision: float
-    recall: float | None
-    mrr: float
-    ndcg: float | None
+# --- the measures, one function each ---------------------------------------------------------------
+# ``grades``: the judged grade of each ranked document, rank 1 first, ``None`` when unjudged (at
+# least the first ``k``; all of them when ``k`` is None). ``judgments``: every grade the qrels hold
+# for the query (for the number of relevant documents and the ideal DCG).
 
 
-@dataclass(frozen=True)
-class RunEvaluation:
-    """One run evaluated against qrels.
+def _relevant(grades, rel) -> int:
+    return sum(1 for grade in grades if grade is not None and grade >= rel)
 
-    ``per_query`` maps each evaluated query id (sorted) to its
-    :class:`QueryScores`; ``mean`` holds the means (``None`` counted as 0; all
-    zeros when no query was evaluated). ``not_in_qrels``: run queries skipped
-    for lack of judgments; ``not_in_run``: qrels queries the run does not
-    answer (scored as empty rankings when ``complete``).
+
+def precision(grades, k: int, rel: int = 1) -> float:
+    """``P@k = |{i <= k : g_i >= rel}| / k``: trec_eval ``P.k`` (missing positions are non-relevant).
+
+    >>> precision([2, None, 1, 0], k=4, rel=1), precision([2], k=4)
+    (0.5, 0.25)
+    """
+    return _relevant(grades[:k], rel) / k
+
+
+def recall(grades, k: int | None, rel: int, judgments) -> float | None:
+    """``R@k = |{i <= k : g_i >= rel}| / |{judged d : g_d >= rel}|``: trec_eval ``recall.k``.
+
+    It is Recall@k, not Success@k: the share of the query's known relevant
+    documents in the top k. ``None`` when the query has no relevant judgment.
+
+    >>> recall([2, None, 1], k=2, rel=1, judgments=[2, 1, 1, 0])
+    0.3333333333333333
+    """
+    total = _relevant(judgments, rel)
+    return _relevant(grades[:k], rel) / total if total else None
+
+
+def reciprocal_rank(grades, k: int | None, rel: int = 1) -> float:
+    """``RR@k = 1 / min{i <= k : g_i >= rel}``, 0 when there is none: trec_eval ``recip_rank`` on the run cut at k.
+
+    Its mean over queries is MRR (Voorhees, TREC-8 QA track report, 1999).
+
+    >>> reciprocal_rank([0, None, 3], k=None), reciprocal_rank([0, None, 3], k=2)
+    (0.3333333333333333, 0.0)
+    """
+    for rank, grade in enumerate(grades[:k], start=1):
+        if grade is not None and grade >= rel:
+            return 1 / rank
+    return 0.0
+
+
+def average_precision(grades, k: int | None, rel: int, judgments) -> float | None:
+    """``AP@k = (1 / R) · Σ_{i <= k, g_i >= rel} P@i``, ``R`` the query's relevant judgments: trec_eval ``map_cut.k``.
+
+    The divisor is every relevant judgment, not only those within k
+    (trec_eval's convention; without a cut-off it is ``map``). ``None`` when
+    the query has no relevant judgment.
+
+    >>> average_precision([1, 0, 1], k=None, rel=1, judgments=[1, 1, 1, 0])   # (1/1 + 2/3) / 3
+    0.5555555555555555
+    """
+    total = _relevant(judgments, rel)
+    if not total:
+        return None
+    hits, summed = 0, 0.0
+    for rank, grade in enumerate(grades[:k], start=1):
+        if grade is not None and grade >= rel:
+            hits += 1
+            summed += hits / rank
+    return summed / total
+
+
+def success(grades, k: int, rel: int = 1) -> float:
+    """``Success@k = 1`` if some ``i <= k`` has ``g_i >= rel``, else 0: trec_eval ``success.k`` ("hit rate").
+
+    >>> success([None, 0, 2], k=3, rel=2), success([None, 0, 2], k=2)
+    (1.0, 0.0)
+    """
+    return 1.0 if _relevant(grades[:k], rel) else 0.0
+
+
+def judged(grades, k: int | None) -> float | None:
+    """``Judged@k = |{i <= k : d_i judged}| / min(k, |ranking|)``: ir_measures' ``Judged`` [2]_.
+
+    The share of the top k that the qrels judge, whatever the grade: a low
+    value means the qrels are incomplete for this run, and unjudged documents
+    count as non-relevant everywhere else. ``None`` for an empty ranking.
+
+    >>> judged([2, None, 0, None], k=10), judged([], k=10) is None
+    (0.5, True)
+    """
+    top = grades[:k]
+    return sum(1 for grade in top if grade is not None) / len(top) if top else None
+
+
+_DISCOUNTS = [1.0]  # _DISCOUNTS[i] = log2(i + 2), the discount of rank i + 1; grown on demand
+_GAINS = {"log2": lambda grade: grade, "exp-log2": lambda grade: 2**grade - 1}
+
+
+def _dcg(gains) -> float:
+    while len(_DISCOUNTS) < len(gains):
+        _DISCOUNTS.append(math.log2(len(_DISCOUNTS) + 2))
+    total = 0.0
+    for gain, discount in zip(gains, _DISCOUNTS):
+        total += gain / discount
+    return total
+
+
+def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
+    """``nDCG@k = DCG@k / IDCG@k``, ``DCG@k = Σ_{i<=k} gain(g_i) / log2(i + 1)`` (Järvelin & Kekäläinen [4]_).
+
+    ``gain(g) = g`` for ``dcg="log2"`` (trec_eval ``ndcg_cut.k``, ranx
+    ``ndcg``) or ``2^g − 1`` for ``dcg="exp-log2"`` (Burges et al. [5]_, ranx
+    ``ndcg_burges``, the lab's); only positive grades gain. IDCG@k is the DCG
+    of *all* the query's judgments sorted by grade, cut at k. ``None`` when
+    IDCG@k is 0.
+
+    >>> ndcg([0, 2], k=2, judgments=[2, 1]) == (2 / math.log2(3)) / (2 + 1 / math.log2(3))
+    True
+    >>> ndcg([0, 2], k=2, judgments=[2, 1], dcg="exp-log2") == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
+    True
+    """
+    gain = _GAINS[dcg]
+    ideal = _dcg([gain(grade) for grade in sorted((g for g in judgments if g > 0), reverse=True)[:k]])
+    if ideal == 0:
+        return None
+    return _dcg([gain(grade) if grade is not None and grade > 0 else 0 for grade in grades[:k]]) / ideal
+
+
+# --- measure names (ir_measures' notation) ---------------------------------------------------------
+
+
+class Measure(NamedTuple):
+    """One measure: ``family`` (a key of :data:`FAMILIES`), ``cutoff`` (``None``: the whole ranking),
+    ``rel`` (minimum relevant grade) and ``dcg`` (nDCG's gain). ``str()`` is ir_measures' name.
+
+    >>> str(Measure("P", 5, rel=2)), str(Measure("nDCG", 10, dcg="exp-log2")), str(Measure("RR", None))
+    ('P(rel=2)@5', "nDCG(dcg='exp-log2')@10", 'RR')
     """
 
-    k: int
-    umbral: int
-    gain: str
-    complete: bool
-    per_query: dict
-    mean: QueryScores
-    not_in_qrels: tuple
-    not_in_run: tuple
+    family: str
+    cutoff: int | None
+    rel: int = 1
+    dcg: str = "log2"
+
+    def __str__(self):
+        param = ""
+        if self.rel != 1:
+            param = f"(rel={self.rel})"
+        elif self.dcg != "log2":
+            param = f"(dcg='{self.dcg}')"
+        return self.family + param + ("" if self.cutoff is None else f"@{self.cutoff}")
+
+    def value(self, grades, judgments):
+        """This measure of one query (see the module's functions)."""
+        family, k, rel = self.family, self.cutoff, self.rel
+        if family == "P":
+            return precision(grades, k, rel)
+        if family == "R":
+            return recall(grades, k, rel, judgments)
+        if family == "RR":
+            return reciprocal_rank(grades, k, rel)
+        if family == "AP":
+            return average_precision(grades, k, rel, judgments)
+        if family == "Success":
+            return success(grades, k, rel)
+        if family == "Judged":
+            return judged(grades, k)
+        return ndcg(grades, k, judgments, self.dcg)
 
 
-def trec_order(scores, depth=None) -> list:
+FAMILIES = {
+    # family: (parameters it takes, cut-off required, aliases ir_measures also accepts)
+    "P": (("rel",), True, ("Precision",)),
+    "R": (("rel",), True, ("Recall",)),
+    "RR": (("rel",), False, ("MRR",)),
+    "AP": (("rel",), False, ("MAP",)),
+    "Success": (("rel",), True, ()),
+    "Judged": ((), False, ()),
+    "nDCG": (("dcg",), False, ("NDCG",)),
+}
+SUPPORTED = "P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k"
+"""What :func:`parse_measure` accepts, as errors list it (``rel=`` also for R, RR, AP and Success)."""
+DEFAULT_MEASURES = "nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10"
+"""The measures reported when none are asked for (the CLI and the «Tus datos» panel)."""
+MAX_CUTOFF = 1_000_000
+_NAME = re.compile(r"([A-Za-z]+)(?:\((.*)\))?(?:@([0-9]+))?")
+_ALIASES = {alias: family for family, (_, _, aliases) in FAMILIES.items() for alias in (family, *aliases)}
+
+
+def parse_measure(text: str) -> Measure:
+    """A measure from its ir_measures name; ``LabError("measure_unknown")`` listing :data:`SUPPORTED` otherwise.
+
+    >>> parse_measure("P(rel=2)@5"), str(parse_measure("MRR@10"))
+    (Measure(family='P', cutoff=5, rel=2, dcg='log2'), 'RR@10')
+    >>> parse_measure("ERR@10")
+    Traceback (most recent call last):
+      ...
+    raglab_core.errors.LabError: Medida no admitida: «ERR@10». Se admiten: P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k.
+    """
+    match = _NAME.fullmatch(text.strip())
+    family = _ALIASES.get(match.group(1)) if match else None
+    if family is None:
+        raise LabError("measure_unknown", field="measures", name=text, supported=SUPPORTED)
+    params, cutoff_required, _ = FAMILIES[family]
+    values = {}
+    for item in [] if match.group(2) is None else match.group(2).split(","):
+        key, equals, raw = (part.strip() for part in item.partition("="))
+        if not equals or key not in params or key in values:
+            raise LabError("measure_unknown", field="measures", name=text, supported=SUPPORTED)
+        values[key] = raw
+    rel, dcg = 1, "log2"
+    if "rel" in values:
+        if not (values["rel"].isascii() and values["rel"].isdigit() and 1 <= int(values["rel"]) <= 1000):
+            raise LabError("measure_param", field="measures", name=text, param="rel", allowed="1, 2, 3, …")
+        rel = int(values["rel"])
+    if "dcg" in values:
+        dcg = values["dcg"].strip("'\"")
+        if dcg not in _GAINS or values["dcg"][:1] != values["dcg"][-1:] or values["dcg"][:1] not in "'\"":
+            raise LabError("measure_param", field="measures", name=text, param="dcg", allowed="'log2', 'exp-log2'")
+    cutoff = None if match.group(3) is None else int(match.group(3))
+    if cutoff is not None and not 1 <= cutoff <= MAX_CUTOFF:
+        raise LabError("measure_cutoff", field="measures", name=text, maximum=MAX_CUTOFF)
+    if cutoff is None and cutoff_required:
+        raise LabError("measure_needs_cutoff", field="measures", name=text, family=family)
+    return Measure(family, cutoff, rel, dcg)
+
+
+def parse_measures(text) -> list:
+    """Measures from names separated by spaces or commas (outside parentheses), repeats dropped.
+
+    ``text`` may also be a list of names. ``LabError("no_measures")`` when empty.
+
+    >>> [str(m) for m in parse_measures("nDCG@10, P(rel=2)@5 nDCG@10 nDCG(dcg='exp-log2')@10")]
+    ['nDCG@10', 'P(rel=2)@5', "nDCG(dcg='exp-log2')@10"]
+    """
+    names = text if isinstance(text, (list, tuple)) else re.findall(r"(?:\([^)]*\)|[^\s,(])+", str(text))
+    measures, seen = [], set()
+    for name in names:
+        measure = name if isinstance(name, Measure) else parse_measure(name)
+        if str(measure) not in seen:
+            seen.add(str(measure))
+            measures.append(measure)
+    if not measures:
+        raise LabError("no_measures", field="measures", supported=SUPPORTED)
+    return measures
+
+
+def lab_measures(k: int, umbral: int = 1, gain: str = "exponential") -> list:
+    """The lab's four metrics in ir_measures' names: P, R, RR at ``rel=umbral`` and nDCG, all at ``k``.
+
+    >>> [str(m) for m in lab_measures(5, 2)]
+    ['P(rel=2)@5', 'R(rel=2)@5', 'RR(rel=2)@5', "nDCG(dcg='exp-log2')@5"]
+    """
+    dcg = "exp-log2" if gain == "exponential" else "log2"
+    return [Measure("P", k, umbral), Measure("R", k, umbral), Measure("RR", k, umbral), Measure("nDCG", k, dcg=dcg)]
+
+
+# --- ranking and evaluating ------------------------------------------------------------------------
+
+
+def tie_mode(ties: str) -> str:
+    """``ties`` checked: one of :data:`TIES` (``LabError("ties")`` otherwise)."""
+    if ties not in TIES:
+        raise LabError("ties", field="ties", value=ties)
+    return ties
+
+
+def trec_order(scores, depth=None, ties: str = "double") -> list:
     """Document ids ranked as trec_eval ranks them: score descending, then docid descending.
 
     ``scores`` maps docid -> score; only the first ``depth`` are returned (all
-    when ``None``). Scores are compared as trec_eval holds them, in single
-    precision (see :func:`single_precision`), so scores that differ only
-    beyond a C ``float``'s 24-bit mantissa tie and fall back on the docid.
-    Selecting the top ``depth`` first (by the depth-th largest score, ties
-    included) keeps the tuple sort small.
+    when ``None``). With ``ties="float32"`` scores are first rounded to single
+    precision (:func:`single_precision`), as trec_eval 9 and pytrec_eval hold
+    them. Selecting the top ``depth`` first keeps the tuple sort small.
 
     >>> trec_order({"a": 1.0, "b": 1.0, "c": 2.0})
     ['c', 'b', 'a']
-    >>> trec_order({"d1": 0.3, "d2": 0.7, "d3": 0.7, "d4": 0.1}, depth=2)
-    ['d3', 'd2']
-    >>> trec_order({"a": 1.000000001, "b": 1.0})     # equal as C floats
-    ['b', 'a']
+    >>> trec_order({"a": 1.000000001, "b": 1.0}), trec_order({"a": 1.000000001, "b": 1.0}, ties="float32")
+    (['a', 'b'], ['b', 'a'])
     """
-    sims = single_precision(scores.values())
+    sims = single_precision(scores.values()) if ties == "float32" else list(scores.values())
     if depth is not None and depth < len(sims):
         cutoff = sorted(sims)[-depth]  # a C sort of floats beats sorting tuples
         pairs = [(sim, docid) for sim, docid in zip(sims, scores) if sim >= cutoff]
@@ -142,19 +359,14 @@ _ROUNDS_TO_INFINITY = 2.0**128 * (1 - 2.0**-25)  # halfway between FLT_MAX and 2
 
 
 def single_precision(values) -> list:
-    """``values`` (a list or dict view) rounded to IEEE single precision (C ``float``), as Python floats.
-
-    trec_eval stores each score in a C ``float`` (``DOCNO_INFO.sim`` in
-    ``form_res_rels.c``) before sorting, so its order is that of the rounded
-    scores; magnitudes beyond the float range become infinities, as a C
-    conversion gives.
+    """``values`` rounded to IEEE single precision (C ``float``), as Python floats; beyond its range, ±inf.
 
     >>> single_precision([0.1, 1.000000001, 1e300, -1e39])
     [0.10000000149011612, 1.0, inf, -inf]
     """
     try:
         return array("f", values).tolist()
-    except OverflowError:  # should a build refuse out-of-range values, round them as C does first
+    except OverflowError:  # round out-of-range values as a C conversion does
         return array("f", [_clamped(value) for value in values]).tolist()
 
 
@@ -164,61 +376,85 @@ def _clamped(value):
     return math.copysign(_FLOAT_MAX if abs(value) < _ROUNDS_TO_INFINITY else math.inf, value)
 
 
-def score_query(grades, judgments, k: int, umbral: int, gain: str = "exponential") -> QueryScores:
-    """The four metrics of one query.
+@dataclass(frozen=True)
+class RunEvaluation:
+    """One run evaluated against qrels.
 
-    ``grades``: the non-negative grades of its ranked documents, rank 1 first
-    (0 for unjudged ones; at least the top ``k``); ``judgments``: every
-    positive judged grade of the query (for IDCG and recall's denominator).
-
-    >>> scores = score_query([0, 2, 1], judgments=[2, 1, 3], k=3, umbral=2)
-    >>> scores.precision, scores.recall, scores.mrr                 # 1/3, 1/2 (grades 2 and 3), 1/2
-    (0.3333333333333333, 0.5, 0.5)
-    >>> scores.ndcg == metrics.dcg_at_k([0, 2, 1], 3) / metrics.dcg_at_k([3, 2, 1], 3)
-    True
+    ``measures``: the :class:`Measure` s, in order; ``names``: their
+    ir_measures names; ``per_query``: evaluated qid (sorted) -> a tuple of
+    values in ``measures`` order (``None`` where undefined); ``mean``: the
+    means (``None`` counted as 0). ``not_in_qrels``: run queries skipped for
+    lack of judgments; ``not_in_run``: qrels queries the run does not answer
+    (scored as empty rankings when ``complete``).
     """
-    return QueryScores(
-        metrics.precision_at_k(grades, k, umbral),
-        metrics.recall_at_k(grades, k, umbral, metrics.relevant_count(judgments, umbral)),
-        metrics.mrr_at_k(grades, k, umbral),
-        metrics.ndcg_at_k(grades, k, judgments, gain),
-    )
+
+    measures: tuple
+    names: tuple
+    ties: str
+    complete: bool
+    per_query: dict
+    mean: tuple
+    not_in_qrels: tuple
+    not_in_run: tuple
 
 
-def mean_scores(scores) -> QueryScores:
-    """Per-metric arithmetic means of :class:`QueryScores`, ``None`` counting as 0; zeros if empty.
+class RunEvaluator:
+    """Evaluates a run one query at a time (:meth:`add`), keeping only each query's values.
 
-    >>> mean_scores([QueryScores(0.5, None, 1.0, None), QueryScores(0.0, 1.0, 0.5, 0.5)])
-    QueryScores(precision=0.25, recall=0.5, mrr=0.75, ndcg=0.25)
+    This is what lets a 7 M-line run be evaluated in bounded memory: the
+    reader (:class:`raglab_core.trec.RunReader`) hands over each query's
+    documents as soon as the query ends, and they are dropped once scored.
+    Each query must be added once; :meth:`result` ends the run.
     """
-    scores = list(scores)
-    if not scores:
-        return QueryScores(0.0, 0.0, 0.0, 0.0)
-    return QueryScores(*(math.fsum(value or 0.0 for value in column) / len(scores) for column in zip(*scores)))
+
+    def __init__(self, qrels, measures, ties: str = "double", complete: bool = False):
+        self.qrels, self.measures, self.ties, self.complete = qrels, tuple(measures), tie_mode(ties), complete
+        cutoffs = [measure.cutoff for measure in self.measures]
+        self.depth = None if None in cutoffs else max(cutoffs)
+        self.per_query, self.skipped, self.seen = {}, set(), set()
+
+    def add(self, qid, scores) -> None:
+        """Score query ``qid``, whose run documents are ``scores`` (docid -> score)."""
+        self.seen.add(qid)
+        judged = self.qrels.get(qid)
+        if judged is None:
+            self.skipped.add(qid)
+            return
+        self.per_query[qid] = self._score(judged, scores)
+
+    def _score(self, judged, scores):
+        get = judged.get
+        grades = [get(docid) for docid in trec_order(scores, self.depth, self.ties)]
+        judgments = list(judged.values())
+        return tuple(measure.value(grades, judgments) for measure in self.measures)
+
+    def result(self) -> RunEvaluation:
+        """The evaluation of every query added (and, when ``complete``, of the qrels queries not added)."""
+        not_in_run = tuple(sorted(self.qrels.keys() - self.seen))
+        if self.complete:
+            for qid in not_in_run:
+                self.per_query[qid] = self._score(self.qrels[qid], {})
+        per_query = dict(sorted(self.per_query.items()))
+        count = len(per_query)
+        mean = tuple(
+            math.fsum(value or 0.0 for value in column) / count if count else 0.0
+            for column in zip(*per_query.values())
+        ) or (0.0,) * len(self.measures)
+        return RunEvaluation(
+            measures=self.measures,
+            names=tuple(map(str, self.measures)),
+            ties=self.ties,
+            complete=self.complete,
+            per_query=per_query,
+            mean=mean,
+            not_in_qrels=tuple(sorted(self.skipped)),
+            not_in_run=not_in_run,
+        )
 
 
-def evaluate_run(
-    qrels, run, k: int = 10, umbral: int = 1, gain: str = "exponential", complete: bool = False
-) -> RunEvaluation:
-    """Evaluate ``run`` against ``qrels``: a :class:`RunEvaluation` (conventions in the module docstring).
-
-    ``LabError`` if ``k < 1``, ``umbral < 1`` or ``gain`` is not one of :data:`~raglab_core.metrics.GAINS`.
-    """
-    k, umbral, gain = whole_number(k, "k", 1), whole_number(umbral, "umbral", 1), gain_name(gain)
-    per_query = {}
-    for qid in sorted(qrels.keys() if complete else qrels.keys() & run.keys()):
-        judged = qrels[qid]
-        # Unjudged and negatively judged documents alike: grade 0.
-        grades = [max(judged.get(docid, 0), 0) for docid in trec_order(run.get(qid, {}), k)]
-        judgments = [grade for grade in judged.values() if grade > 0]
-        per_query[qid] = score_query(grades, judgments, k, umbral, gain)
-    return RunEvaluation(
-        k=k,
-        umbral=umbral,
-        gain=gain,
-        complete=complete,
-        per_query=per_query,
-        mean=mean_scores(per_query.values()),
-        not_in_qrels=tuple(sorted(run.keys() - qrels.keys())),
-        not_in_run=tuple(sorted(qrels.keys() - run.keys())),
-    )
+def evaluate_run(qrels, run, measures=None, ties: str = "double", complete: bool = False) -> RunEvaluation:
+    """Evaluate a whole ``run`` (``{qid: {docid: score}}``) with ``measures`` (default :data:`DEFAULT_MEASURES`)."""
+    evaluator = RunEvaluator(qrels, parse_measures(DEFAULT_MEASURES if measures is None else measures), ties, complete)
+    for qid, scores in run.items():
+        evaluator.add(qid, scores)
+    return evaluator.result()

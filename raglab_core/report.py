@@ -2,8 +2,8 @@
 
 Both edges, ``python -m raglab_core eval`` (English) and the page's panel
 (Spanish, :mod:`raglab_core.data_panel`), report through this module, so
-they share its defaults (:data:`PERMUTATIONS`, :data:`SEED`), the metric
-labels (:func:`metric_labels`), the JSON shape (:func:`build_report`) and
+they share its defaults (:data:`PERMUTATIONS`, :data:`SEED`), the JSON
+shape (:func:`build_report`), the no-common-query check and
 how a p-value reads against the number of permutations
 (:func:`p_value_text`).
 
@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from .errors import LabError
-from .evaluation import METRICS, RunEvaluation, evaluate_run
+from .evaluation import RunEvaluation, evaluate_run
 from .formatting import decimal
 from .validate import whole_number
 
@@ -29,17 +29,6 @@ PERMUTATIONS = 10_000
 SEED = 42
 """Default seed of the randomization test's sign vectors (ranx's default too)."""
 TEST_NAME = "two-sided paired randomization test (Fisher; Smucker et al. 2007)"
-LABELS = {"precision": "P@{k}", "recall": "R@{k}", "mrr": "MRR@{k}", "ndcg": "nDCG@{k}"}
-"""How the command line and the page name each metric of :data:`~raglab_core.evaluation.METRICS`."""
-
-
-def metric_labels(k: int) -> list[str]:
-    """The label of each metric, in :data:`~raglab_core.evaluation.METRICS` order, at cut-off ``k``.
-
-    >>> metric_labels(10)
-    ['P@10', 'R@10', 'MRR@10', 'nDCG@10']
-    """
-    return [LABELS[name].format(k=k) for name in METRICS]
 
 
 def p_value_text(p: float, permutations: int) -> str:
@@ -147,32 +136,33 @@ def randomization_test(deltas, permutations: int = PERMUTATIONS, seed: int = SEE
 
 
 def compare_runs(
-    baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = PERMUTATIONS, seed: int = SEED
+    baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = PERMUTATIONS, seed: int = SEED,
+    progress=None,
 ) -> Comparison:
-    """Compare ``candidate`` with ``baseline`` per query: a :class:`Comparison`.
+    """Compare ``candidate`` with ``baseline`` per query, measure by measure: a :class:`Comparison`.
 
     Paired tests need pairs: only queries evaluated for both runs are compared
     (others are listed in ``unpaired``). Evaluate both with ``complete=True``
     to compare over every qrels query, a missing query scoring 0. Both
-    evaluations must share ``k``, ``umbral`` and ``gain`` (``LabError``
-    otherwise). The same seed gives every metric the same sign vectors, as in
-    ranx.
+    evaluations must share their measures and tie mode (``LabError``
+    otherwise). The same seed gives every measure the same sign vectors, as in
+    ranx. ``progress(index, name)``, if given, is called before each measure's test.
 
     >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
-    >>> first = evaluate_run(qrels, {"q1": {"a": 1.0, "z": 2.0}, "q2": {"b": 1.0}}, k=1)
-    >>> second = evaluate_run(qrels, {"q1": {"a": 3.0, "z": 2.0}, "q2": {"b": 1.0}}, k=1)
-    >>> result = compare_runs(first, second, permutations=1000)
-    >>> mrr = result.metrics["mrr"]
-    >>> mrr.deltas, (mrr.wins, mrr.ties, mrr.losses), mrr.mean_delta, mrr.p_value
+    >>> first = evaluate_run(qrels, {"q1": {"a": 1.0, "z": 2.0}, "q2": {"b": 1.0}}, ["RR@1"])
+    >>> second = evaluate_run(qrels, {"q1": {"a": 3.0, "z": 2.0}, "q2": {"b": 1.0}}, ["RR@1"])
+    >>> rr = compare_runs(first, second, permutations=1000).metrics["RR@1"]
+    >>> rr.deltas, (rr.wins, rr.ties, rr.losses), rr.mean_delta, rr.p_value
     ({'q1': 1.0, 'q2': 0.0}, (1, 1, 0), 0.5, 1.0)
     """
-    settings = (baseline.k, baseline.umbral, baseline.gain)
-    if settings != (candidate.k, candidate.umbral, candidate.gain):
+    if (baseline.names, baseline.ties) != (candidate.names, candidate.ties):
         raise LabError("settings_differ")
     queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))
     unpaired = tuple(sorted(baseline.per_query.keys() ^ candidate.per_query.keys()))
     compared = {}
-    for index, name in enumerate(METRICS):
+    for index, name in enumerate(baseline.names):
+        if progress:
+            progress(index, name)
         deltas = {
             qid: (candidate.per_query[qid][index] or 0.0) - (baseline.per_query[qid][index] or 0.0)
             for qid in queries
@@ -189,47 +179,62 @@ def compare_runs(
     return Comparison(queries=queries, unpaired=unpaired, permutations=permutations, seed=seed, metrics=compared)
 
 
+def require_common_queries(runs, qrels_name: str) -> None:
+    """``LabError("no_common_query")`` when a run of ``runs`` (``[(name, RunEvaluation)]``) evaluated no query.
+
+    A run and qrels without a common query id have nothing to evaluate: that
+    is an error to report, not a row of zeros.
+    """
+    for name, result in runs:
+        if not result.per_query:
+            raise LabError("no_common_query", field="run", run=name, qrels=qrels_name)
+
+
 # --- the report (the CLI's --json, and the page's «Tus datos» panel) ------------------------------
 
 
-def build_report(
-    qrels, runs, k, umbral, gain="exponential", complete=False, permutations=PERMUTATIONS, seed=SEED
-):
-    """Evaluate one or two parsed runs: ``(report, evaluations, comparison)``.
+def build_report(runs, permutations=PERMUTATIONS, seed=SEED, progress=None):
+    """The report of one or two evaluated runs: ``(report, comparison)``.
 
-    ``runs`` is a list of one or two ``(name, run)``; with two, the second is
-    compared with the first (the baseline). ``report`` is JSON-ready::
+    ``runs`` is a list of one or two ``(name, RunEvaluation)``; with two, the
+    second is compared with the first (the baseline). ``report`` is
+    JSON-ready, every value keyed by the measure's ir_measures name::
 
-        {"k", "umbral", "gain",
-         "runs": [{"name", "queries", "mean": {metric: value},
-                   "per_query": {qid: {metric: value}}}],
+        {"measures": [name, …], "ties", "complete",
+         "runs": [{"name", "queries", "mean": {name: value},
+                   "per_query": {qid: {name: value}}}],
          "comparison": None | {"baseline", "candidate", "queries", "test", "permutations",
-                               "seed", "metrics": {metric: {"mean_delta", "wins", "ties",
-                                                            "losses", "p_value", "per_query"}}}}
+                               "seed", "metrics": {name: {"mean_delta", "wins", "ties",
+                                                          "losses", "p_value", "per_query"}}}}
 
-    ``evaluations`` (a :class:`RunEvaluation` per run) and ``comparison`` (a
-    :class:`Comparison` or ``None``) carry what the report leaves out, such as
-    the skipped queries.
+    ``comparison`` (a :class:`Comparison` or ``None``) carries what the report
+    leaves out, such as the unpaired queries; ``progress`` is passed to
+    :func:`compare_runs`.
+
+    >>> qrels = {"q1": {"a": 1, "b": 1}}
+    >>> result = evaluate_run(qrels, {"q1": {"a": 0.5, "c": 0.7}}, ["P@2", "nDCG@2"])
+    >>> build_report([("run.txt", result)])[0]["runs"][0]["mean"]
+    {'P@2': 0.5, 'nDCG@2': 0.38685280723454163}
     """
-    evaluations = [evaluate_run(qrels, run, k, umbral, gain, complete) for _, run in runs]
+    first = runs[0][1]
     report = {
-        "k": k,
-        "umbral": umbral,
-        "gain": gain,
+        "measures": list(first.names),
+        "ties": first.ties,
+        "complete": first.complete,
         "runs": [
             {
                 "name": name,
                 "queries": len(result.per_query),
-                "mean": result.mean._asdict(),
-                "per_query": {qid: scores._asdict() for qid, scores in result.per_query.items()},
+                "mean": dict(zip(result.names, result.mean)),
+                "per_query": {qid: dict(zip(result.names, values)) for qid, values in result.per_query.items()},
             }
-            for (name, _), result in zip(runs, evaluations)
+            for name, result in runs
         ],
         "comparison": None,
     }
     comparison = None
-    if len(evaluations) == 2:
-        comparison = compare_runs(*evaluations, permutations=permutations, seed=seed)
+    if len(runs) == 2:
+        comparison = compare_runs(runs[0][1], runs[1][1], permutations, seed, progress)
         report["comparison"] = {
             "baseline": runs[0][0],
             "candidate": runs[1][0],
@@ -249,4 +254,4 @@ def build_report(
                 for name, result in comparison.metrics.items()
             },
         }
-    return report, evaluations, comparison
+    return report, comparison

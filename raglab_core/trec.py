@@ -1,56 +1,71 @@
-"""Streaming parsers for TREC qrels and runs, with bilingual error reports.
+"""Streaming readers for qrels and runs (TREC, BEIR TSV, JSON), with bilingual error reports.
 
-Both parsers take any iterable of text lines (an open file, ``str.splitlines()``
-of a text the browser read, a list in a test) or a whole ``str``, plus the
-file's ``name`` for messages. They read line by line, return plain nested
-dicts, and return nothing partial: on bad input they raise one
-:class:`TrecFormatError` listing the first :data:`MAX_REPORTED` problems with
-their line numbers and counting the rest.
+A reader takes its input a piece at a time, so that a 7 M-line run never has
+to be held whole: :meth:`~_Reader.read` takes any iterable of lines (an open
+file, a list in a test), :meth:`~_Reader.feed` takes chunks of text as the
+browser reads them (lines may straddle chunks), and :meth:`~_Reader.close`
+ends the input. :class:`RunReader` hands each query's documents to a callback
+as soon as the query ends (:class:`raglab_core.evaluation.RunEvaluator` scores
+and drops them); :func:`parse_qrels` and :func:`parse_run` read a whole input
+into plain dicts. Nothing partial is returned: on bad input, ``close()``
+raises one :class:`TrecFormatError` listing the first :data:`MAX_REPORTED`
+problems with their line numbers and counting the rest.
 
-Formats (those of trec_eval [1]_; whitespace-separated columns, any run of
-spaces or tabs):
+Formats, detected from the first record (those of trec_eval 10.0 [1]_, BEIR
+[3]_, ranx and pytrec_eval [2]_):
 
-* **qrels**: ``qid iter docid rel`` -> ``{qid: {docid: rel}}``. ``iter`` is
-  ignored, as trec_eval does; ``rel`` is an integer and may be negative
-  (trec_eval's convention for "judged non-relevant"): the value is kept, and
-  the evaluator treats ``rel <= 0`` as non-relevant with gain 0.
-* **run**: ``qid Q0 docid rank score tag`` -> ``{qid: {docid: score}}``.
-  ``Q0``, ``rank`` and ``tag`` are ignored, as trec_eval does: the ranking
-  comes from the scores alone. ``score`` is a finite number.
-* **JSON run**: ``{qid: {docid: score}}`` (ranx's and pytrec_eval's in-memory
-  shape [2]_), detected when the first non-blank character is ``{`` (so a
-  TREC run cannot start with a query id beginning with ``{``).
+* **TREC qrels**: ``qid iter docid rel`` (whitespace-separated) ->
+  ``{qid: {docid: rel}}``. ``iter`` is ignored; ``rel`` is an integer and may
+  be negative (trec_eval's "judged non-relevant").
+* **BEIR qrels**: tab-separated ``query-id corpus-id score``, with or without
+  the header line ``query-id<TAB>corpus-id<TAB>score`` (a first record whose score
+  is not an integer is taken as the header).
+* **TREC run**: ``qid Q0 docid rank score tag`` -> ``{qid: {docid: score}}``;
+  ``Q0``, ``rank``, ``tag`` and any further columns are ignored, as
+  trec_eval 10 ignores them (the ranking comes from the scores alone).
+* **JSON** qrels ``{qid: {docid: rel}}`` and runs ``{qid: {docid: score}}``
+  (ranx's and pytrec_eval's in-memory shape), detected when the first
+  character is ``{``; JSON is parsed whole when the input ends.
+* Blank lines and lines starting with ``#`` (trec_eval 10's comments) are
+  skipped, so a query id cannot start with ``#``.
 
-Strictness: fully blank lines are skipped; anything else that is not a
-well-formed record is an error (trec_eval has no comment syntax). A
-(qid, docid) pair given twice is an error in both formats. A first record with
-the other format's column count is reported once as a swapped file ("this looks
-like a run file, not qrels"), not line by line.
+Numbers are strict ASCII: ``rel`` matches ``[+-]?[0-9]+`` and a score is what
+C's ``strtod`` reads from ASCII (digits, ``.``, ``e``, a sign), finite.
+Python's own rules would read ``1_0`` as 10 and ``١`` (Arabic-Indic one) or
+``９`` (fullwidth nine) as digits; here they are errors with their line, as is
+``1e400`` (beyond the double range). A (qid, docid) pair given twice is an
+error. A first record with the other file's column count is reported once as
+a swapped file ("this looks like a run file, not qrels").
 
->>> parse_qrels(["q1 0 d1 2", "", "q1 0 d2 0", "q2 0 d1 -1"], name="qrels.txt")
+>>> parse_qrels(["# judged by NIST", "q1 0 d1 2", "", "q1 0 d2 0", "q2 0 d1 -1"], name="qrels.txt")
 {'q1': {'d1': 2, 'd2': 0}, 'q2': {'d1': -1}}
->>> parse_run("q1 Q0 d1 1 0.5 bm25\\nq1 Q0 d2 2 0.25 bm25\\n", name="run.txt")
+>>> parse_qrels("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t1\\n", name="test.tsv")
+{'q1': {'d1': 1}}
+>>> parse_run("q1 Q0 d1 1 0.5 bm25 extra\\nq1 Q0 d2 2 0.25 bm25\\n", name="run.txt")
 {'q1': {'d1': 0.5, 'd2': 0.25}}
 >>> parse_run(['{"q1": {"d1": 0.5, "d2": 1}}'], name="run.json")
 {'q1': {'d1': 0.5, 'd2': 1.0}}
 >>> try:
-...     parse_qrels(["q1 0 d1 2", "q1 0 d2 high"], name="qrels.txt")
+...     parse_qrels(["q1 0 d1 2", "q1 0 d2 1_0"], name="qrels.txt")
 ... except TrecFormatError as error:
 ...     print(error.english())
 ...     print(error)
-qrels.txt, line 2: relevance 'high' is not an integer
-qrels.txt, línea 2: la relevancia «high» no es un número entero
+qrels.txt, line 2: relevance '1_0' is not an integer in ASCII digits
+qrels.txt, línea 2: la relevancia «1_0» no es un número entero en cifras ASCII
 
 References
 ----------
-.. [1] NIST, *trec_eval*, https://github.com/usnistgov/trec_eval (README:
+.. [1] NIST, *trec_eval* 10.0, https://github.com/usnistgov/trec_eval (README:
    formats of the qrels and results files).
 .. [2] E. Bassani, "ranx: A Blazing-Fast Python Library for Ranking
    Evaluation and Comparison", ECIR 2022.
+.. [3] N. Thakur et al., "BEIR: A Heterogeneous Benchmark for Zero-shot
+   Evaluation of Information Retrieval Models", NeurIPS 2021 Datasets and
+   Benchmarks (``qrels/test.tsv``).
 """
 
-import itertools
 import json
+import math
 from typing import NamedTuple
 
 from .errors import LabError
@@ -59,6 +74,7 @@ MAX_REPORTED = 10
 """Problems listed one by one in a :class:`TrecFormatError`; further ones are only counted."""
 
 QRELS_LAYOUT = "qid iter docid rel"
+BEIR_LAYOUT = "query-id corpus-id score"
 RUN_LAYOUT = "qid Q0 docid rank score tag"
 
 # kind -> (English, Spanish) templates, filled from Problem.details. English quotes values with
@@ -68,6 +84,10 @@ _MESSAGES = {
         "expected {expected} columns ({layout}), found {found}",
         "se esperaban {expected} columnas ({layout}) y hay {found}",
     ),
+    "run_columns": (
+        "expected at least 6 columns (" + RUN_LAYOUT + "), found {found}",
+        "se esperaban al menos 6 columnas (" + RUN_LAYOUT + ") y hay {found}",
+    ),
     "looks_like_run": (
         "this looks like a run file (6 columns: " + RUN_LAYOUT + "), not qrels",
         "esto parece un fichero de run (6 columnas: " + RUN_LAYOUT + "), no de qrels",
@@ -76,17 +96,13 @@ _MESSAGES = {
         "this looks like a qrels file (4 columns: " + QRELS_LAYOUT + "), not a run",
         "esto parece un fichero de qrels (4 columnas: " + QRELS_LAYOUT + "), no un run",
     ),
-    "json_qrels": (
-        "qrels must be in TREC format (" + QRELS_LAYOUT + "), not JSON",
-        "los qrels deben estar en formato TREC (" + QRELS_LAYOUT + "), no en JSON",
-    ),
     "relevance": (
-        "relevance {value!r} is not an integer",
-        "la relevancia «{value}» no es un número entero",
+        "relevance {value!r} is not an integer in ASCII digits",
+        "la relevancia «{value}» no es un número entero en cifras ASCII",
     ),
     "score": (
-        "score {value!r} is not a number",
-        "la puntuación «{value}» no es un número",
+        "score {value!r} is not a number in ASCII digits",
+        "la puntuación «{value}» no es un número en cifras ASCII",
     ),
     "not_finite": (
         "score {value!r} is not a finite number",
@@ -108,13 +124,15 @@ _MESSAGES = {
         "the file holds no results",
         "el fichero no contiene ningún resultado",
     ),
+    "json_score": ("score {value!r} is not a number", "la puntuación «{value}» no es un número"),
+    "json_relevance": ("relevance {value!r} is not an integer", "la relevancia «{value}» no es un número entero"),
     "json_syntax": (
         "invalid JSON at column {column}",
         "JSON no válido en la columna {column}",
     ),
     "json_shape": (
-        "a JSON run must be an object {{qid: {{docid: score}}}}; {where} is not an object",
-        "un run JSON debe ser un objeto {{qid: {{docid: puntuación}}}}; {where} no es un objeto",
+        "JSON {what} must be an object {{qid: {{docid: value}}}}; {where} is not an object",
+        "{what} JSON deben ser un objeto {{qid: {{docid: valor}}}}; {where} no es un objeto",
     ),
 }
 
@@ -124,6 +142,8 @@ _WORDS = {  # (English, Spanish)
     "problems": ("problems", "problemas"),
     "more": ("… and {count} more", "… y {count} más"),
     "the top level": ("the top level", "el nivel superior"),
+    "qrels": ("qrels", "los qrels"),
+    "run": ("runs", "los runs"),
     "query": ("query {qid!r}", "la consulta «{qid}»"),
 }
 
@@ -137,7 +157,7 @@ class Problem(NamedTuple):
     its ``kind`` (a key such as ``"relevance"``) and the ``details`` filling its message.
 
     >>> Problem(4, "score", {"value": "x"}).render("en")
-    "line 4: score 'x' is not a number"
+    "line 4: score 'x' is not a number in ASCII digits"
     """
 
     line: int | None
@@ -147,6 +167,8 @@ class Problem(NamedTuple):
     def render(self, language: str = "es") -> str:
         """The problem in ``language`` (``"en"`` or ``"es"``), prefixed by its line."""
         details = dict(self.details)
+        if "what" in details:
+            details["what"] = _word(details["what"], language)
         if "where" in details:  # a structural location, itself translated
             where = details["where"]
             details["where"] = (
@@ -170,7 +192,7 @@ class TrecFormatError(LabError):
     >>> error = TrecFormatError("run.txt", "run", [Problem(3, "score", {"value": "n/a"})], more=2)
     >>> print(error.english())
     run.txt: 3 problems
-      line 3: score 'n/a' is not a number
+      line 3: score 'n/a' is not a number in ASCII digits
       … and 2 more
     """
 
@@ -221,122 +243,302 @@ class _Problems:
             raise TrecFormatError(self.name, self.field, self.listed, self.more)
 
 
-def _first_record(lines):
-    """Skip blank lines: return (line number, first non-blank line or None, the remaining lines)."""
-    if isinstance(lines, str):
-        lines = lines.splitlines()
-    lines = iter(lines)
-    for number, line in enumerate(lines, start=1):
-        if line and not line.isspace():
-            return number, line, lines
-    return None, None, lines
+class RunNotGrouped(Exception):
+    """A streaming :class:`RunReader` met a query again after other queries: its lines are not grouped.
 
-
-def parse_qrels(lines, name: str = "qrels") -> dict[str, dict[str, int]]:
-    """Read TREC qrels (``qid iter docid rel``) into ``{qid: {docid: rel}}``.
-
-    ``rel`` must parse as an ``int`` (negative values are kept); a swapped run
-    file, a JSON document, an empty file, malformed lines and repeated
-    (qid, docid) pairs raise :class:`TrecFormatError`.
-
-    >>> parse_qrels("q1 0 d1 1\\nq1 0 d1 2\\n", name="q.txt")
-    Traceback (most recent call last):
-      ...
-    raglab_core.trec.TrecFormatError: q.txt, línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
+    Not an input error (trec_eval accepts such runs): the caller reads the
+    input again with ``grouped=False``, holding every query until the end.
     """
-    problems = _Problems(name, "qrels")
-    start, first, rest = _first_record(lines)
-    if first is None:
-        problems.fail(None, "empty_qrels")
-    columns = len(first.split())
-    if columns != 4 and first.lstrip().startswith("{"):
-        problems.fail(start, "json_qrels")
-    if columns == 6:
-        problems.fail(start, "looks_like_run")
 
-    qrels = {}
-    last_qid = judged = None
-    # The hot loop: one split, one int(), two dict operations. Malformed and blank
-    # lines both land in the except branch, which sorts them out (the rare path).
-    for number, line in enumerate(itertools.chain((first,), rest), start=start):
+
+def _skippable(fields) -> bool:
+    """A blank line (no fields) or a ``#`` comment."""
+    return not fields or fields[0][0] == "#"
+
+
+def _ascii_number(text) -> bool:
+    """Did Python read ``text`` as C would? Only ASCII, and no ``_`` (Python's digit separator)."""
+    return text.isascii() and "_" not in text
+
+
+class _Reader:
+    """What both readers share: line numbers, chunked text, format detection, JSON, problems."""
+
+    field = ""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.problems = _Problems(name, self.field)
+        self.number = 0  # lines read so far
+        self.format = None  # detected from the first record
+        self.carry = ""  # the unfinished last line of the text fed so far
+        self.json_lines = None
+
+    def _is_json(self, fields) -> bool:
+        return fields[0][0] == "{"
+
+    def feed(self, text: str) -> None:
+        """Read a chunk of text; a line may continue in the next chunk."""
+        lines = (self.carry + text).split("\n")
+        self.carry = lines.pop()
+        self.read(lines)
+
+    def read(self, lines) -> None:
+        """Read the next lines (an iterable; a ``str`` is split into lines)."""
+        if isinstance(lines, str):
+            lines = lines.splitlines()
+        lines = iter(lines)
+        if self.format is None:
+            for line in lines:
+                self.number += 1
+                fields = line.split()
+                if _skippable(fields):
+                    continue
+                if self._is_json(fields):
+                    self.format, self.json_lines, self.json_start = "json", [], self.number
+                    self.json_lines.append(line.rstrip("\r\n"))
+                else:
+                    self.number -= 1
+                    self.format = self._detect(line, fields)
+                    self._records((line,))  # then the rest, straight from the iterator (no wrapper per line)
+                break
+        if self.format == "json":
+            self.json_lines.extend(line.rstrip("\r\n") for line in lines)
+        elif self.format is not None:
+            self._records(lines)
+
+    def _finish_text(self):
+        if self.carry:
+            carry, self.carry = self.carry, ""
+            self.read([carry])
+
+    def _json(self):
+        """The JSON document read, checked to be ``{qid: {docid: value}}``: ``[(qid, {docid: value})]``."""
         try:
-            qid, _, docid, rel = line.split()
-            grade = int(rel)
-        except ValueError:
-            _bad_line(problems, number, line, QRELS_LAYOUT, "rel", "relevance")
-            continue
-        if qid != last_qid:  # records usually come grouped by query
-            judged = qrels.get(qid)
-            if judged is None:
-                judged = qrels[qid] = {}
-            last_qid = qid
-        if docid in judged:
-            problems.add(number, "duplicate", qid=qid, docid=docid)
-            continue
-        judged[docid] = grade
-    problems.raise_if_any()
-    return qrels
+            data = json.loads("\n".join(self.json_lines), object_pairs_hook=_object_noting_repeats)
+        except json.JSONDecodeError as error:
+            self.problems.fail(self.json_start + error.lineno - 1, "json_syntax", column=error.colno)
+        self.json_lines = None
+        if not isinstance(data, dict):
+            self.problems.fail(self.json_start, "json_shape", what=self.field, where=None)
+        for qid in data.repeated:
+            self.problems.add(None, "duplicate_query", qid=qid)
+        queries = []
+        for qid, values in data.items():
+            if not isinstance(values, dict):
+                self.problems.add(None, "json_shape", what=self.field, where=qid)
+                continue
+            for docid in values.repeated:
+                self.problems.add(None, "duplicate", qid=qid, docid=docid)
+            queries.append((qid, values))
+        return queries
 
 
-def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
-    """Read a run, TREC (``qid Q0 docid rank score tag``) or JSON, into ``{qid: {docid: score}}``.
+class QrelsReader(_Reader):
+    """Reads qrels (TREC, BEIR TSV or JSON) into ``{qid: {docid: rel}}``; :meth:`close` returns them."""
 
-    The format is JSON when the first non-blank character is ``{``. Scores
-    become ``float`` and must be finite; a swapped qrels file, an empty file,
-    malformed lines and repeated (qid, docid) pairs raise
-    :class:`TrecFormatError`.
+    field = "qrels"
 
-    >>> parse_run(["q1 Q0 d1 1 nan tag", "q1 Q0 d2 2 0.1"], name="r.txt")
-    Traceback (most recent call last):
-      ...
-    raglab_core.trec.TrecFormatError: r.txt: 2 problemas
-      línea 1: la puntuación «nan» no es un número finito
-      línea 2: se esperaban 6 columnas (qid Q0 docid rank score tag) y hay 5
+    def __init__(self, name: str = "qrels"):
+        super().__init__(name)
+        self.qrels = {}
+        self.current = self.judged = None
+
+    def _is_json(self, fields) -> bool:
+        return fields[0][0] == "{" and len(fields) != 4  # "{x} 0 d 1" is a TREC line
+
+    def _detect(self, line, fields):
+        if len(fields) >= 6:
+            self.problems.fail(self.number + 1, "looks_like_run")
+        if len(line.rstrip("\r\n").split("\t")) == 3:
+            return "beir"
+        return "trec"
+
+    def _records(self, lines):
+        if self.format == "beir":
+            return self._beir(lines)
+        number, current, judged, qrels, problems = self.number, self.current, self.judged, self.qrels, self.problems
+        # The hot loop: one split, one int(), two dict operations; the rare cases in the except branch.
+        for line in lines:
+            number += 1
+            fields = line.split()
+            try:
+                qid, _, docid, text = fields
+                grade = int(text)
+            except ValueError:
+                if not _skippable(fields):
+                    if len(fields) != 4:
+                        problems.add(number, "columns", expected=4, layout=QRELS_LAYOUT, found=len(fields))
+                    else:
+                        problems.add(number, "relevance", value=text)
+                continue
+            if not text.isascii() or "_" in text:  # _ascii_number, inlined in the hot loop
+                if qid[0] != "#":
+                    problems.add(number, "relevance", value=text)
+                continue
+            if qid != current:
+                if qid[0] == "#":
+                    continue
+                judged = qrels.get(qid)
+                if judged is None:
+                    judged = qrels[qid] = {}
+                current = qid
+            if docid in judged:
+                problems.add(number, "duplicate", qid=qid, docid=docid)
+                continue
+            judged[docid] = grade
+        self.number, self.current, self.judged = number, current, judged
+
+    def _beir(self, lines):
+        for line in lines:
+            self.number += 1
+            fields = line.rstrip("\r\n").split("\t")
+            if _skippable(line.split()):
+                continue
+            if len(fields) != 3:
+                self.problems.add(self.number, "columns", expected=3, layout=BEIR_LAYOUT, found=len(fields))
+                continue
+            qid, docid, text = fields
+            try:
+                grade = int(text)
+            except ValueError:
+                grade = None
+            if grade is None or not _ascii_number(text):
+                if self.qrels or self.problems.listed or self.current == "header":
+                    self.problems.add(self.number, "relevance", value=text)
+                self.current = "header"  # a first record whose score is not a number: the header
+                continue
+            self.current = "records"
+            judged = self.qrels.setdefault(qid, {})
+            if docid in judged:
+                self.problems.add(self.number, "duplicate", qid=qid, docid=docid)
+            else:
+                judged[docid] = grade
+
+    def close(self) -> dict:
+        """End the input: the qrels read, or :class:`TrecFormatError`."""
+        self._finish_text()
+        if self.format == "json":
+            for qid, values in self._json():
+                judged = self.qrels[qid] = {}
+                for docid, value in values.items():
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        judged[docid] = value
+                    else:
+                        self.problems.add(None, "json_relevance", value=value)
+        self.problems.raise_if_any()
+        if not any(self.qrels.values()):
+            self.problems.fail(None, "empty_qrels")
+        return self.qrels
+
+
+class RunReader(_Reader):
+    """Reads a run (TREC or JSON), handing each query's ``{docid: score}`` to ``on_query(qid, scores)``.
+
+    Streaming (``grouped=True``, the default): a query is handed over as soon
+    as the next one starts, so only one query is held at a time; meeting a
+    query again raises :class:`RunNotGrouped`. With ``grouped=False`` every
+    query is held until :meth:`close` (any line order). Without ``on_query``,
+    :meth:`close` returns the whole run ``{qid: {docid: score}}``.
     """
-    problems = _Problems(name, "run")
-    start, first, rest = _first_record(lines)
-    if first is None:
-        problems.fail(None, "empty_run")
-    if first.lstrip().startswith("{"):
-        return _parse_json_run(first, rest, start, problems)
-    if len(first.split()) == 4:
-        problems.fail(start, "looks_like_qrels")
 
-    run = {}
-    last_qid = ranked = None
-    for number, line in enumerate(itertools.chain((first,), rest), start=start):  # as in parse_qrels
-        try:
-            qid, _, docid, _, text, _ = line.split()
-            score = float(text)
-        except ValueError:
-            _bad_line(problems, number, line, RUN_LAYOUT, "score", "score")
-            continue
-        if score - score != 0.0:  # NaN or ±inf: x - x is NaN for both, 0.0 otherwise
-            problems.add(number, "not_finite", value=text)
-            continue
-        if qid != last_qid:
-            ranked = run.get(qid)
-            if ranked is None:
-                ranked = run[qid] = {}
-            last_qid = qid
-        if docid in ranked:
-            problems.add(number, "duplicate", qid=qid, docid=docid)
-            continue
-        ranked[docid] = score
-    problems.raise_if_any()
-    return run
+    field = "run"
 
+    def __init__(self, name: str = "run", on_query=None, grouped: bool = True):
+        super().__init__(name)
+        self.on_query = on_query
+        self.streaming = on_query is not None and grouped
+        self.run = {}  # every query when not streaming
+        self.done = set()  # queries handed over (streaming)
+        self.current, self.block = None, {}
 
-def _bad_line(problems, number, line, layout, column, kind):
-    """Note why a line failed to unpack or convert: blank (fine), wrong column count, or a bad
-    value in ``column`` (a name in ``layout``), reported as ``kind``."""
-    fields, names = line.split(), layout.split()
-    if not fields:
-        return
-    if len(fields) != len(names):
-        problems.add(number, "columns", expected=len(names), layout=layout, found=len(fields))
-    else:
-        problems.add(number, kind, value=fields[names.index(column)])
+    def _detect(self, line, fields):
+        if len(fields) in (3, 4):
+            self.problems.fail(self.number + 1, "looks_like_qrels")
+        return "trec"
+
+    def _start(self, qid):
+        """Begin query ``qid``'s lines: hand over the previous query (streaming); the dict to fill."""
+        if self.streaming:
+            if self.current is not None:
+                self.on_query(self.current, self.block)
+                self.done.add(self.current)
+            if qid in self.done:
+                raise RunNotGrouped(qid)
+            block = {}
+        else:
+            block = self.run.get(qid)
+            if block is None:
+                block = self.run[qid] = {}
+        self.current, self.block = qid, block
+        return block
+
+    def _records(self, lines):
+        number, current, block, problems = self.number, self.current, self.block, self.problems
+        # The hot loop: one split, one float(), a few checks, two dict operations.
+        for line in lines:
+            number += 1
+            fields = line.split()
+            try:
+                qid, docid, text = fields[0], fields[2], fields[4]
+                fields[5]  # noqa: B018 (at least 6 columns; more are ignored, as trec_eval 10 does)
+                score = float(text)
+            except (IndexError, ValueError):
+                if not _skippable(fields):
+                    if len(fields) < 6:
+                        problems.add(number, "run_columns", found=len(fields))
+                    else:
+                        problems.add(number, "score", value=text)
+                continue
+            if score - score or not text.isascii() or "_" in text:  # NaN - NaN, inf - inf: NaN (truthy)
+                if qid[0] != "#":
+                    problems.add(number, "score" if score - score == 0 else "not_finite", value=text)
+                continue
+            if qid != current:
+                if qid[0] == "#":
+                    continue
+                self.number = number
+                block = self._start(qid)
+                current = qid
+            if docid in block:
+                problems.add(number, "duplicate", qid=qid, docid=docid)
+                continue
+            block[docid] = score
+        self.number = number
+
+    def close(self):
+        """End the input: hand over what is left (or return the run without ``on_query``); :class:`TrecFormatError` on bad input."""
+        self._finish_text()
+        if self.format == "json":
+            for qid, values in self._json():
+                scores = self.run[qid] = {}
+                for docid, value in values.items():
+                    if isinstance(value, bool) or not isinstance(value, (int, float)):
+                        self.problems.add(None, "json_score", value=value)
+                        continue
+                    try:
+                        score = float(value)
+                    except OverflowError:  # an integer beyond the double range
+                        score = math.inf
+                    if score - score:
+                        self.problems.add(None, "not_finite", value=value)
+                    else:
+                        scores[docid] = score
+        self.problems.raise_if_any()
+        if self.streaming and self.format != "json":
+            if self.current is not None:
+                self.on_query(self.current, self.block)
+                self.done.add(self.current)
+            if not self.done:
+                self.problems.fail(None, "empty_run")
+            return None
+        if not any(self.run.values()):
+            self.problems.fail(None, "empty_run")
+        if self.on_query is None:
+            return self.run
+        for qid, scores in self.run.items():
+            self.on_query(qid, scores)
+        return None
 
 
 class _JSONObject(dict):
@@ -353,43 +555,30 @@ def _object_noting_repeats(pairs):
     return obj
 
 
-def _parse_json_run(first, rest, start, problems):
-    """The JSON branch of :func:`parse_run`: the whole text at once, then its shape.
+def parse_qrels(lines, name: str = "qrels") -> dict[str, dict[str, int]]:
+    """Read whole qrels (TREC, BEIR TSV or JSON; ``lines`` an iterable of lines or a ``str``) into ``{qid: {docid: rel}}``.
 
-    JSON carries no line numbers per record, so problems name the query and
-    document instead (syntax errors keep the line the decoder reports).
+    >>> parse_qrels("q1 0 d1 1\\nq1 0 d1 2\\n", name="q.txt")
+    Traceback (most recent call last):
+      ...
+    raglab_core.trec.TrecFormatError: q.txt, línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
     """
-    text = "\n".join(line.rstrip("\r\n") for line in itertools.chain((first,), rest))
-    try:
-        data = json.loads(text, object_pairs_hook=_object_noting_repeats)
-    except json.JSONDecodeError as error:
-        problems.fail(start + error.lineno - 1, "json_syntax", column=error.colno)
-    if not isinstance(data, dict):
-        problems.fail(start, "json_shape", where=None)
+    reader = QrelsReader(name)
+    reader.read(lines)
+    return reader.close()
 
-    for qid in data.repeated:
-        problems.add(None, "duplicate_query", qid=qid)
-    run = {}
-    for qid, ranked in data.items():
-        if not isinstance(ranked, dict):
-            problems.add(None, "json_shape", where=qid)
-            continue
-        for docid in ranked.repeated:
-            problems.add(None, "duplicate", qid=qid, docid=docid)
-        scores = run[qid] = {}
-        for docid, value in ranked.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                problems.add(None, "score", value=value)
-                continue
-            try:
-                score = float(value)
-            except OverflowError:  # an integer beyond the float range
-                score = float("inf")
-            if score - score != 0.0:
-                problems.add(None, "not_finite", value=value)
-            else:
-                scores[docid] = score
-    problems.raise_if_any()
-    if not run:
-        problems.fail(None, "empty_run")
-    return run
+
+def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
+    """Read a whole run (TREC or JSON; any line order) into ``{qid: {docid: score}}``.
+
+    >>> parse_run(["q1 Q0 d1 1 nan tag", "q1 Q0 d2 2 0.1", "q1 Q0 d3 3 ١ tag"], name="r.txt")
+    Traceback (most recent call last):
+      ...
+    raglab_core.trec.TrecFormatError: r.txt: 3 problemas
+      línea 1: la puntuación «nan» no es un número finito
+      línea 2: se esperaban al menos 6 columnas (qid Q0 docid rank score tag) y hay 5
+      línea 3: la puntuación «١» no es un número en cifras ASCII
+    """
+    reader = RunReader(name)
+    reader.read(lines)
+    return reader.close()

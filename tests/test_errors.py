@@ -39,11 +39,15 @@ SPANISH = set("áéíóúñ«»¿¡")
          "The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
         (lambda: chunking.footprint(1, 10, 5, 5), "overlap_not_below_chunk",
          "Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
-        (lambda: evaluate_run(QRELS, {"q1": {"a": 1.0}}, k=1, gain="linear", umbral=0), "below_minimum",
-         "umbral must be an integer greater than or equal to 1.", "umbral debe ser un entero mayor o igual que 1."),
-        (lambda: compare_runs(evaluate_run(QRELS, {}, k=1), evaluate_run(QRELS, {}, k=2)), "settings_differ",
-         "Both evaluations must use the same k, umbral and gain.",
-         "Las dos evaluaciones deben usar los mismos k, umbral y ganancia."),
+        (lambda: evaluate_run(QRELS, {"q1": {"a": 1.0}}, ["P(rel=0)@1"]), "measure_param",
+         "'P(rel=0)@1': rel= must be one of 1, 2, 3, ….", "«P(rel=0)@1»: rel= debe ser uno de 1, 2, 3, …."),
+        (lambda: evaluate_run(QRELS, {"q1": {"a": 1.0}}, ["Success"]), "measure_needs_cutoff",
+         "'Success': Success needs a cut-off, e.g. Success@10.", "«Success»: Success necesita un corte, por ejemplo Success@10."),
+        (lambda: evaluate_run(QRELS, {"q1": {"a": 1.0}}, ties="float"), "ties",
+         "ties must be 'double' or 'float32', not 'float'.", "Los empates deben ser «double» o «float32», no «float»."),
+        (lambda: compare_runs(evaluate_run(QRELS, {}, ["P@1"]), evaluate_run(QRELS, {}, ["P@2"])), "settings_differ",
+         "Both evaluations must use the same measures and tie mode.",
+         "Las dos evaluaciones deben usar las mismas medidas y el mismo tratamiento de empates."),
     ],
 )
 def test_library_errors_carry_a_code_and_render_in_both_languages(call, code, english, spanish):
@@ -66,11 +70,25 @@ def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tm
     run = write_lines(tmp_path / "run.txt", ["q1 Q0 a 1 alto t\n"])
     assert main(["eval", str(qrels), str(run)]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err == f"error: {run}, line 1: score 'alto' is not a number\n"
+    assert out == "" and err == f"error: {run}, line 1: score 'alto' is not a number in ASCII digits\n"
     request = {"qrels": {"name": "qrels.txt", "text": "q1 0 a 1\n"},
-               "runs": [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}], "k": 5, "umbral": 1}
+               "runs": [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}]}
     answer = json.loads(evaluate_json(json.dumps(request)))
-    assert answer == {"ok": False, "field": "run", "message": "run.txt, línea 1: la puntuación «alto» no es un número"}
+    assert answer == {"ok": False, "field": "run", "problems": [], "more": 0,
+                      "message": "run.txt, línea 1: la puntuación «alto» no es un número en cifras ASCII"}
+
+
+def test_no_common_query_is_an_error_in_both_languages_not_zeros(tmp_path, capsys):
+    qrels = write_lines(tmp_path / "qrels.txt", ["q1 0 a 1\n"])
+    run = write_lines(tmp_path / "run.txt", ["q2 Q0 a 1 1 t\n"])
+    assert main(["eval", str(qrels), str(run)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "run.txt and qrels.txt share no query id" in err
+    request = {"qrels": {"name": "qrels.txt", "text": "q1 0 a 1\n"}, "runs": [{"name": "run.txt", "text": "q2 Q0 a 1 1 t\n"}]}
+    answer = json.loads(evaluate_json(json.dumps(request)))
+    assert answer["ok"] is False and "panel" not in answer
+    assert answer["message"] == ("«run.txt» y «qrels.txt» no tienen ninguna consulta en común, así que no hay nada que "
+                                 "evaluar (¿son de la misma colección?).")
 
 
 def test_the_page_shows_a_bad_control_in_spanish():

@@ -1,41 +1,43 @@
-"""The evaluator and the comparison against trec_eval (via pytrec_eval) and ranx.
+"""The evaluator against ir_measures 0.4.3 (trec_eval through pytrec_eval), ranx and trec_eval's conventions.
 
 How the references are called, and why:
 
-* trec_eval 9 through pytrec_eval: ``RelevanceEvaluator(qrels, {"P.k",
-  "recall.k", "ndcg_cut.k"}, relevance_level=umbral)`` on the whole run. It
-  sorts the run itself (score descending, then docid descending), so these
-  checks also test our tie-breaking on runs full of tied scores.
-  ``recip_rank`` has no cut-off, so it gets the run cut at k: each query's
-  documents sorted by (score, docid) descending, the first k kept with their
-  scores (trec_eval re-sorts them into the same order). ``ndcg_cut`` is
-  linear-gain nDCG and ignores ``relevance_level``: our ``gain="linear"``.
-* ranx: ``precision@k-lU``, ``recall@k-lU``, ``mrr@k-lU`` and
-  ``ndcg_burges@k`` (exponential gain: our default). ranx breaks score ties
-  by its sort's whim, so it gets the run re-scored with strictly decreasing
-  scores in trec_eval's order. ranx evaluates exactly the qrels' queries: for
-  the default mode both sides are first restricted to the common queries; for
-  ``complete=True`` it is run with ``make_comparable=True``, which gives every
-  qrels query missing from the run an empty ranking, as ``trec_eval -c`` does.
-* Where a value is undefined (no relevant judgment for recall, IDCG 0 for
-  nDCG) we say ``None``; both references say 0, and average it as 0.
+* ir_measures' ``pytrec_eval`` provider (``ir_measures.pytrec_eval.iter_calc``)
+  for P, R, RR, AP, Success and linear nDCG, any cut-off and ``rel=``: it runs
+  trec_eval 9 (single-precision scores), so ours runs with ``ties="float32"``;
+  ir_measures reports 0 for every qrels query missing from the run, so ours runs
+  with ``complete=True``. The provider has no ``RR@k`` (ir_measures' default
+  provider for it breaks score ties its own way): ``RR@k`` is compared as
+  ``RR`` on the run cut at k in trec_eval's order. ``R(rel=r)`` is not routed
+  to pytrec_eval by ir_measures, so it is compared with pytrec_eval's
+  ``recall_k`` at ``relevance_level=r`` directly.
+* ir_measures' own ``Judged`` (its ``judged`` provider; it sorts ties by docid
+  ascending, trec_eval descending), on the run cut at k in trec_eval's order,
+  where both see the same top k.
+* ranx's ``ndcg_burges@k`` for ``nDCG(dcg='exp-log2')@k``, on the run
+  re-scored with strictly decreasing scores in trec_eval's order (ranx leaves
+  ties to its sort), over the queries both evaluate.
+* Where a value is undefined (no relevant judgment for recall or AP, IDCG 0 for
+  nDCG) we say ``None``; the references say 0, and average it as 0.
 """
 
 import math
-import statistics
 import struct
 
+import ir_measures
 import pytest
 import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from raglab_core.errors import LabError
-from raglab_core.metrics import dcg_at_k, ndcg_at_k
 from raglab_core.evaluation import (
-    METRICS,
-    QueryScores,
+    DEFAULT_MEASURES,
+    TIES,
     evaluate_run,
+    lab_measures,
+    parse_measure,
+    parse_measures,
     trec_order,
 )
 from raglab_core.report import compare_runs, randomization_test
@@ -43,8 +45,8 @@ from raglab_core.report import compare_runs, randomization_test
 from .trec_data import nudged_run, random_collection
 
 TOLERANCE = 1e-9
-KS = (1, 3, 5, 10, 20)
-UMBRALES = (1, 2, 3)
+CUTOFFS = (1, 2, 3, 5, 10, 20, 100, 1000)
+LAB5 = lab_measures(5, 2)
 
 
 @pytest.fixture(scope="module")
@@ -52,27 +54,47 @@ def collection():
     return random_collection(seed=20261130, queries=240)
 
 
+@pytest.fixture(scope="module")
+def collections():
+    """Three more collections, one with long rankings (cut-offs up to 1000 matter)."""
+    return [random_collection(seed=seed, queries=60) for seed in (1, 2)] + [
+        random_collection(seed=3, queries=30, max_docs=1200)
+    ]
+
+
 def as_c_float(score):
     return struct.unpack("f", struct.pack("f", score))[0]
 
 
-def reference_order(scores):
-    """trec_eval's order, written independently of ``trec_order``: (C float score, docid) descending."""
-    return [docid for docid, _ in sorted(scores.items(), key=lambda item: (as_c_float(item[1]), item[0]), reverse=True)]
+def reference_order(scores, single=True):
+    """trec_eval's order, written independently of ``trec_order``: (score, docid) descending."""
+    key = (lambda item: (as_c_float(item[1]), item[0])) if single else (lambda item: (item[1], item[0]))
+    return [docid for docid, _ in sorted(scores.items(), key=key, reverse=True)]
 
 
-def cut(run, k):
-    return {qid: {docid: scores[docid] for docid in reference_order(scores)[:k]} for qid, scores in run.items()}
+def cut(run, k, single=True):
+    return {qid: {docid: scores[docid] for docid in reference_order(scores, single)[:k]} for qid, scores in run.items()}
 
 
 def zero_if_none(value):
     return 0.0 if value is None else value
 
 
-# --- the collection really has what the conventions are about ---------------------------------
+def ours_by_query(qrels, run, name, **options):
+    result = evaluate_run(qrels, run, [name], **options)
+    return {qid: zero_if_none(values[0]) for qid, values in result.per_query.items()}
 
 
-def test_the_generated_collection_has_ties_unjudged_documents_and_one_sided_queries(collection):
+def assert_same(ours, theirs, label):
+    assert ours.keys() == theirs.keys(), label
+    wrong = {q: (ours[q], theirs[q]) for q in ours if abs(ours[q] - theirs[q]) > TOLERANCE}
+    assert not wrong, (label, list(wrong.items())[:3])
+
+
+# --- the collections really have what the conventions are about ------------------------------
+
+
+def test_the_generated_collection_has_ties_unjudged_documents_and_one_sided_queries(collection, collections):
     qrels, run, _ = collection
     common = qrels.keys() & run.keys()
     assert len(common) >= 200
@@ -83,6 +105,45 @@ def test_the_generated_collection_has_ties_unjudged_documents_and_one_sided_quer
     assert sum(bool(run[q].keys() - qrels[q].keys()) for q in common) >= 100  # unjudged retrieved
     assert any(not any(grade > 0 for grade in qrels[q].values()) for q in common)  # judged, none relevant
     assert {grade for judged in qrels.values() for grade in judged.values()} == {0, 1, 2, 3}
+    assert max(len(scores) for scores in collections[2][1].values()) > 1000  # R@1000, AP@1000 cut something
+
+
+# --- names --------------------------------------------------------------------------------------
+
+NAMES = [
+    "P@1", "P(rel=2)@5", "P(rel=1)@10", "R@100", "R(rel=3)@1000", "RR", "RR@10", "RR(rel=2)@10", "MRR@10", "AP",
+    "AP@100", "MAP(rel=2)@5", "Success@10", "Success(rel=2)@1", "Judged@10", "Judged", "nDCG", "nDCG@10",
+    "NDCG@3", "nDCG(dcg='log2')@10", "nDCG(dcg='exp-log2')@10", 'nDCG(dcg="exp-log2")', "Precision@5", "Recall@20",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_measure_names_print_as_ir_measures_prints_them(name):
+    assert str(parse_measure(name)) == str(ir_measures.parse_measure(name))
+
+
+@pytest.mark.parametrize(
+    "name, code",
+    [("ERR@10", "measure_unknown"), ("nDCG(gains={0:1})@10", "measure_unknown"), ("Judged(rel=2)@10", "measure_unknown"),
+     ("P(judged_only=True)@5", "measure_unknown"), ("P", "measure_needs_cutoff"), ("Success", "measure_needs_cutoff"),
+     ("P(rel=x)@5", "measure_param"), ("P(rel=0)@5", "measure_param"), ("nDCG(dcg='exp')@5", "measure_param"),
+     ("P@0", "measure_cutoff"), ("P@١", "measure_unknown"), ("nDCG@10)", "measure_unknown")],
+)
+def test_unsupported_measures_are_refused_with_the_list_of_supported_ones(name, code):
+    with pytest.raises(LabError) as caught:
+        parse_measures(name)
+    assert caught.value.code == code and caught.value.field == "measures"
+    english = caught.value.render("en")
+    assert repr(name) in english
+    if code == "measure_unknown":
+        assert "Supported: P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG" in english
+
+
+def test_default_and_lab_measures():
+    assert [str(m) for m in parse_measures(DEFAULT_MEASURES)] == DEFAULT_MEASURES.split()
+    assert [str(m) for m in lab_measures(10, 1, "linear")] == ["P@10", "R@10", "RR@10", "nDCG@10"]
+    with pytest.raises(LabError):
+        parse_measures("  ")
 
 
 # --- tie-breaking ------------------------------------------------------------------------------
@@ -95,7 +156,7 @@ def test_the_generated_collection_has_ties_unjudged_documents_and_one_sided_quer
 def test_ties_are_broken_by_docid_descending_like_trec_eval(docids):
     run = {docid: 1.0 for docid in docids}
     ours = trec_order(run)
-    assert ours == sorted(docids, reverse=True)
+    assert ours == sorted(docids, reverse=True) == trec_order(run, ties="float32")
     # trec_eval puts the first of our ranking at rank 1: it is the only relevant document.
     result = pytrec_eval.RelevanceEvaluator({"q": {ours[0]: 1}}, {"recip_rank"}).evaluate({"q": run})
     assert result["q"]["recip_rank"] == 1.0
@@ -105,187 +166,166 @@ def test_ties_are_broken_by_docid_descending_like_trec_eval(docids):
     "high, low, tied",
     [(1.000000001, 1.0, True), (1.0000001, 1.0, False), (1e-300, 0.0, True), (1e300, 1e301, True), (1e39, 3e38, False)],
 )
-def test_scores_are_compared_in_single_precision_like_trec_eval(high, low, tied):
+def test_float32_ties_are_pytrec_evals_and_double_ties_are_rankings_by_the_double(high, low, tied):
     # "a" has the higher double; on a tie "b" wins (docid descending).
     run = {"a": high, "b": low}
-    expected = ["b", "a"] if tied else ["a", "b"]
-    assert trec_order(run) == expected
+    assert trec_order(run, ties="float32") == (["b", "a"] if tied else ["a", "b"])
+    assert trec_order(run) == (["a", "b"] if high > low else ["b", "a"])
     result = pytrec_eval.RelevanceEvaluator({"q": {"a": 1}}, {"recip_rank"}).evaluate({"q": run})
     assert result["q"]["recip_rank"] == (0.5 if tied else 1.0)
 
 
-def test_single_precision_rounds_like_c_even_where_arrays_refuse_large_values(monkeypatch):
-    import array
-
-    from raglab_core import evaluation
-
-    def strict_array(typecode, values):
-        values = list(values)
-        if any(abs(value) > 3.4028234663852886e38 and math.isfinite(value) for value in values):
-            raise OverflowError("float too large")
-        return array.array(typecode, values)
-
-    values = [0.1, 1e300, -1e39, 3.40282350e38, 3.4028236e38, 1.000000001]
-    expected = [as_c_float(value) for value in values]
-    assert expected == [0.10000000149011612, math.inf, -math.inf, 3.4028234663852886e38, math.inf, 1.0]
-    assert evaluation.single_precision(values) == expected
-    monkeypatch.setattr(evaluation, "array", strict_array)
-    assert evaluation.single_precision(values) == expected
+def test_ties_float32_equals_pytrec_eval_on_ties_that_exist_only_in_single_precision():
+    # Every query's scores differ as doubles but tie as C floats: the order is the docids'.
+    qrels = {f"q{i}": {f"d{j}": (i + j) % 3 for j in range(8)} for i in range(20)}
+    run = {f"q{i}": {f"d{j}": 1.0 + ((i * 5 + j * 3) % 8) * 1e-9 for j in range(8)} for i in range(20)}
+    assert all(len({as_c_float(s) for s in scores.values()}) == 1 < len(set(scores.values())) for scores in run.values())
+    names = ["P@3", "RR", "AP", "nDCG@5", "Success@1"]
+    single = evaluate_run(qrels, run, names, ties="float32")
+    double = evaluate_run(qrels, run, names)
+    for index, name in enumerate(names):
+        theirs = {m.query_id: m.value for m in ir_measures.pytrec_eval.iter_calc([ir_measures.parse_measure(name)], qrels, run)}
+        assert_same({q: zero_if_none(v[index]) for q, v in single.per_query.items()}, theirs, name)
+    assert single.per_query != double.per_query  # the double order differs: these are real ties only in float32
 
 
 def test_trec_order_with_a_depth_keeps_the_tied_documents_in_order():
-    scores = {"a": 0.5, "b": 0.9, "c": 0.5, "d": 0.5, "e": 0.1}
-    assert trec_order(scores, depth=3) == ["b", "d", "c"]
-    assert trec_order(scores, depth=10) == ["b", "d", "c", "a", "e"]
-    assert trec_order({}, depth=3) == []
+    scores = {"a": 1.0, "b": 2.0, "c": 2.0, "d": 0.5, "e": 2.0}
+    assert trec_order(scores, depth=2) == ["e", "c"]
+    assert trec_order(scores, depth=4) == trec_order(scores)[:4] == ["e", "c", "b", "a"]
 
 
-# --- agreement with trec_eval ------------------------------------------------------------------
+# --- agreement with ir_measures (trec_eval through pytrec_eval) ------------------------------------
 
 
-@pytest.mark.parametrize("umbral", UMBRALES)
-def test_precision_recall_mrr_and_linear_ndcg_equal_trec_eval(collection, umbral):
+def pytrec_measures():
+    names = []
+    for k in CUTOFFS:
+        names += [f"P@{k}", f"R@{k}", f"AP@{k}", f"Success@{k}", f"nDCG@{k}"]
+        names += [f"P(rel={rel})@{k}" for rel in (2, 3)] + [f"AP(rel={rel})@{k}" for rel in (2, 3)]
+        names += [f"Success(rel={rel})@{k}" for rel in (2, 3)]
+    return names + ["RR", "RR(rel=2)", "RR(rel=3)", "AP", "AP(rel=2)", "nDCG"]
+
+
+def test_every_measure_equals_ir_measures_through_pytrec_eval(collection, collections):
+    names = pytrec_measures()
+    measures = [ir_measures.parse_measure(name) for name in names]
+    for qrels, run, other in [collection, *collections]:
+        for r in (run, other):
+            ours = evaluate_run(qrels, r, names, ties="float32", complete=True)
+            theirs = {}
+            for metric in ir_measures.pytrec_eval.iter_calc(measures, qrels, r):
+                theirs.setdefault(str(metric.measure), {})[metric.query_id] = metric.value
+            for index, name in enumerate(ours.names):
+                assert_same({q: zero_if_none(v[index]) for q, v in ours.per_query.items()}, theirs[name], name)
+                mean = ir_measures.pytrec_eval.calc_aggregate([ir_measures.parse_measure(name)], qrels, r)
+                assert ours.mean[index] == pytest.approx(next(iter(mean.values())), abs=TOLERANCE), name
+
+
+@pytest.mark.parametrize("rel", (1, 2, 3))
+def test_rr_at_k_equals_ir_measures_rr_on_the_run_cut_at_k(collection, rel):
     qrels, run, _ = collection
-    measures = {f"{name}.{k}" for k in KS for name in ("P", "recall", "ndcg_cut")}
-    reference = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=umbral).evaluate(run)
-    for k in KS:
-        rr = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}, relevance_level=umbral).evaluate(cut(run, k))
-        ours = evaluate_run(qrels, run, k=k, umbral=umbral, gain="linear")
-        assert ours.per_query.keys() == reference.keys() == rr.keys()  # the same queries evaluated
-        for qid, scores in ours.per_query.items():
-            expected = reference[qid]
-            assert scores.precision == pytest.approx(expected[f"P_{k}"], abs=TOLERANCE)
-            assert zero_if_none(scores.recall) == pytest.approx(expected[f"recall_{k}"], abs=TOLERANCE)
-            assert scores.mrr == pytest.approx(rr[qid]["recip_rank"], abs=TOLERANCE)
-            assert zero_if_none(scores.ndcg) == pytest.approx(expected[f"ndcg_cut_{k}"], abs=TOLERANCE)
-        # trec_eval's summary line: the mean over the evaluated queries.
-        for name, measure in [("precision", f"P_{k}"), ("recall", f"recall_{k}"), ("ndcg", f"ndcg_cut_{k}")]:
-            mean = statistics.fmean(values[measure] for values in reference.values())
-            assert getattr(ours.mean, name) == pytest.approx(mean, abs=TOLERANCE)
-        assert ours.mean.mrr == pytest.approx(statistics.fmean(v["recip_rank"] for v in rr.values()), abs=TOLERANCE)
+    for k in CUTOFFS[:6]:
+        measure = ir_measures.parse_measure(f"RR(rel={rel})")
+        theirs = {m.query_id: m.value for m in ir_measures.pytrec_eval.iter_calc([measure], qrels, cut(run, k))}
+        ours = ours_by_query(qrels, run, f"RR(rel={rel})@{k}", ties="float32", complete=True)
+        assert_same(ours, theirs, f"RR(rel={rel})@{k}")
+
+
+@pytest.mark.parametrize("rel", (2, 3))
+def test_recall_with_rel_equals_pytrec_eval_at_that_relevance_level(collection, collections, rel):
+    for qrels, run, _ in [collection, *collections]:
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, {f"recall.{k}" for k in CUTOFFS}, relevance_level=rel)
+        result = evaluator.evaluate(run)
+        for k in CUTOFFS:
+            theirs = {q: values[f"recall_{k}"] for q, values in result.items()}
+            ours = ours_by_query(qrels, run, f"R(rel={rel})@{k}", ties="float32")
+            assert_same(ours, theirs, f"R(rel={rel})@{k}")
+
+
+def test_judged_equals_ir_measures_judged_on_the_run_cut_at_k(collection, collections):
+    for qrels, run, _ in [collection, *collections]:
+        for k in CUTOFFS:
+            cut_run = cut(run, k, single=False)
+            measure = ir_measures.parse_measure(f"Judged@{k}")
+            theirs = {m.query_id: m.value for m in ir_measures.judged.iter_calc([measure], qrels, cut_run)}
+            ours = ours_by_query(qrels, run, f"Judged@{k}", complete=True)  # ir_measures: 0 for a missing query
+            assert_same(ours, theirs, f"Judged@{k}")
 
 
 def test_complete_mode_averages_over_every_qrels_query_like_trec_eval_c(collection):
     qrels, run, _ = collection
-    reference = pytrec_eval.RelevanceEvaluator(qrels, {"P.5", "ndcg_cut.5"}, relevance_level=2).evaluate(run)
-    ours = evaluate_run(qrels, run, k=5, umbral=2, gain="linear", complete=True)
-    assert ours.per_query.keys() == qrels.keys()
-    for qid in ours.not_in_run:  # trec_eval -c: an empty ranking, every metric 0
-        scores = ours.per_query[qid]
-        assert scores.precision == scores.mrr == 0.0
-        assert scores.recall in (0.0, None) and scores.ndcg in (0.0, None)
-    for name, measure in [("precision", "P_5"), ("ndcg", "ndcg_cut_5")]:
-        padded = [reference[qid][measure] if qid in reference else 0.0 for qid in qrels]
-        assert getattr(ours.mean, name) == pytest.approx(statistics.fmean(padded), abs=TOLERANCE)
+    partial, complete = evaluate_run(qrels, run, ["P@5"]), evaluate_run(qrels, run, ["P@5"], complete=True)
+    assert set(complete.per_query) == set(qrels) and set(partial.per_query) == set(qrels) & set(run)
+    assert complete.mean[0] == pytest.approx(partial.mean[0] * len(partial.per_query) / len(complete.per_query))
+    assert all(complete.per_query[q] == (0.0,) for q in complete.not_in_run)
 
 
 def test_queries_judged_only_non_relevant_are_evaluated_and_score_zero_like_trec_eval():
-    qrels = {"q1": {"a": 1}, "q2": {"a": 0, "b": 0}}
-    run = {"q1": {"a": 1.0}, "q2": {"a": 2.0, "b": 1.0}}
-    reference = pytrec_eval.RelevanceEvaluator(qrels, {"P.2", "recall.2", "ndcg_cut.2", "recip_rank"}).evaluate(run)
-    assert reference["q2"] == {"P_2": 0.0, "recall_2": 0.0, "ndcg_cut_2": 0.0, "recip_rank": 0.0}
-    ours = evaluate_run(qrels, run, k=2)
-    assert ours.per_query["q2"] == QueryScores(precision=0.0, recall=None, mrr=0.0, ndcg=None)
-    assert ours.mean == QueryScores(precision=(1 / 2) / 2, recall=1 / 2, mrr=1 / 2, ndcg=1 / 2)
+    result = evaluate_run({"q": {"a": 0, "b": 0}}, {"q": {"a": 1.0, "b": 0.5}}, ["P@2", "R@2", "RR", "AP", "nDCG", "Judged@2"])
+    assert result.per_query == {"q": (0.0, None, 0.0, None, None, 1.0)}
+    assert result.mean == (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 
 
-def test_negative_grades_are_non_relevant_with_zero_gain_like_trec_eval():
-    qrels = {"q": {"a": -1, "b": 2, "c": 1, "d": -2}}
-    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0, "x": 0.5}}
-    reference = pytrec_eval.RelevanceEvaluator(qrels, {"P.3", "recall.3", "ndcg_cut.3"}).evaluate(run)["q"]
-    ours = evaluate_run(qrels, run, k=3, gain="linear").per_query["q"]
-    expected_ndcg = (2 / math.log2(3) + 1 / math.log2(4)) / (2 + 1 / math.log2(3))
-    assert ours.ndcg == pytest.approx(reference["ndcg_cut_3"], abs=TOLERANCE) == pytest.approx(expected_ndcg)
-    assert ours.precision == reference["P_3"] == 2 / 3
-    assert ours.recall == reference["recall_3"] == 1.0
+def test_negative_grades_are_non_relevant_with_zero_gain_but_judged():
+    result = evaluate_run({"q": {"a": -1, "b": 2}}, {"q": {"a": 1.0, "b": 0.5, "c": 0.2}}, ["P@1", "nDCG@2", "Judged@3"])
+    p, ndcg, judged = result.per_query["q"]
+    assert p == 0.0 and ndcg == pytest.approx((2 / math.log2(3)) / 2) and judged == pytest.approx(2 / 3)
 
 
 def test_skipped_queries_are_reported(collection):
     qrels, run, _ = collection
-    result = evaluate_run(qrels, run, k=5)
+    result = evaluate_run(qrels, run)
     assert result.not_in_qrels == tuple(sorted(run.keys() - qrels.keys()))
     assert result.not_in_run == tuple(sorted(qrels.keys() - run.keys()))
-    assert len(result.not_in_qrels) == 10 and len(result.not_in_run) == 10
 
 
-# --- agreement with ranx -----------------------------------------------------------------------
+# --- nDCG(dcg='exp-log2') against ranx's ndcg_burges ------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def ranx_scores(collection):
-    """ranx's per-query values and means for every (k, umbral), default and complete mode."""
+def strictly_decreasing(run, single):
+    return {q: {d: float(len(s) - i) for i, d in enumerate(reference_order(s, single))} for q, s in run.items()}
+
+
+@pytest.mark.parametrize("ties", TIES)
+def test_exp_log2_ndcg_equals_ranx_ndcg_burges(collection, collections, ties):
     from ranx import Qrels, Run, evaluate
 
-    qrels, run, _ = collection
-    names = [f"{m}@{k}-l{u}" for k in KS for u in UMBRALES for m in ("precision", "recall", "mrr")]
-    names += [f"ndcg_burges@{k}" for k in KS]
-    strict = {qid: {d: float(len(s) - i) for i, d in enumerate(reference_order(s))} for qid, s in run.items()}
-    common = qrels.keys() & run.keys()
-    default = Run({qid: strict[qid] for qid in common})
-    means = evaluate(Qrels({qid: qrels[qid] for qid in common}), default, names)
-    complete = Run(strict)
-    complete_means = evaluate(Qrels(qrels), complete, names, make_comparable=True)
-    return default.scores, means, complete_means
+    for qrels, run, _ in [collection, collections[2]] if ties == "double" else [collection]:
+        common = sorted(qrels.keys() & run.keys())
+        strict = strictly_decreasing({q: run[q] for q in common}, single=ties == "float32")
+        names = [f"ndcg_burges@{k}" for k in CUTOFFS]
+        theirs = evaluate(Qrels({q: qrels[q] for q in common}), Run(strict), names, return_mean=False)
+        for k, name in zip(CUTOFFS, names):
+            ours = ours_by_query(qrels, run, f"nDCG(dcg='exp-log2')@{k}", ties=ties)
+            assert_same(ours, dict(zip(common, map(float, theirs[name]))), name)
 
 
-@pytest.mark.parametrize("k", KS)
-@pytest.mark.parametrize("umbral", UMBRALES)
-def test_all_metrics_and_means_equal_ranx(collection, ranx_scores, k, umbral):
-    qrels, run, _ = collection
-    per_query, means, complete_means = ranx_scores
-    names = {"precision": f"precision@{k}-l{umbral}", "recall": f"recall@{k}-l{umbral}",
-             "mrr": f"mrr@{k}-l{umbral}", "ndcg": f"ndcg_burges@{k}"}
-    ours = evaluate_run(qrels, run, k=k, umbral=umbral)
-    assert ours.per_query.keys() == per_query[names["precision"]].keys()
-    for qid, scores in ours.per_query.items():
-        for metric, name in names.items():
-            assert zero_if_none(getattr(scores, metric)) == pytest.approx(per_query[name][qid], abs=TOLERANCE)
-    complete = evaluate_run(qrels, run, k=k, umbral=umbral, complete=True)
-    for metric, name in names.items():
-        assert getattr(ours.mean, metric) == pytest.approx(means[name], abs=TOLERANCE)
-        assert getattr(complete.mean, metric) == pytest.approx(complete_means[name], abs=TOLERANCE)
+def test_one_query_by_hand_every_measure():
+    qrels = {"q": {"a": 3, "b": 0, "c": 1, "x": 2}}
+    run = {"q": {"a": 0.2, "b": 0.9, "c": 0.5, "u": 0.1}}  # ranking b (0), c (1), a (3), u (unjudged)
+    names = ["P@2", "P(rel=2)@3", "R@2", "R(rel=2)@4", "RR", "RR(rel=2)@2", "AP", "AP(rel=2)@3", "Success@1",
+             "Success@2", "Judged@4", "nDCG@3", "nDCG(dcg='exp-log2')@3"]
+    got = dict(zip(names, evaluate_run(qrels, run, names).per_query["q"]))
+    log3, log4 = math.log2(3), math.log2(4)
+    assert got == pytest.approx({
+        "P@2": 0.5, "P(rel=2)@3": 1 / 3, "R@2": 1 / 3, "R(rel=2)@4": 0.5, "RR": 0.5, "RR(rel=2)@2": 0.0,
+        "AP": (1 / 2 + 2 / 3) / 3, "AP(rel=2)@3": (1 / 3) / 2, "Success@1": 0.0, "Success@2": 1.0, "Judged@4": 0.75,
+        "nDCG@3": (1 / log3 + 3 / log4) / (3 + 2 / log3 + 1 / log4),
+        "nDCG(dcg='exp-log2')@3": (1 / log3 + 7 / log4) / (7 + 3 / log3 + 1 / log4),
+    })
 
 
-# --- definitions, by hand ----------------------------------------------------------------------
-
-
-def test_one_query_by_hand_both_gains():
-    qrels = {"q": {"a": 3, "b": 0, "c": 2, "d": 1, "e": 3}}
-    run = {"q": {"b": 0.9, "a": 0.8, "x": 0.8, "c": 0.1}}  # ranking b, x, a, c  (x > a on the tie)
-    ideal_exp = 7 + 7 / math.log2(3) + 3 / math.log2(4)
-    ideal_lin = 3 + 3 / math.log2(3) + 2 / math.log2(4)
-    exponential = evaluate_run(qrels, run, k=3, umbral=2).per_query["q"]
-    assert exponential == QueryScores(
-        precision=1 / 3, recall=1 / 3, mrr=1 / 3, ndcg=pytest.approx((7 / math.log2(4)) / ideal_exp)
-    )
-    linear = evaluate_run(qrels, run, k=3, umbral=2, gain="linear").per_query["q"]
-    assert linear.ndcg == pytest.approx((3 / math.log2(4)) / ideal_lin)
-    k5 = evaluate_run(qrels, run, k=5, umbral=3).per_query["q"]  # 1 of 5; relevant a, e; first at 3
-    assert (k5.precision, k5.recall, k5.mrr) == (1 / 5, 1 / 2, 1 / 3)
-
-
-def test_linear_dcg_definitions():
-    assert dcg_at_k([2, 0, 1], k=3, gain="linear") == pytest.approx(2 + 1 / math.log2(4))
-    assert dcg_at_k([2, 0, 1], k=1, gain="linear") == 2.0
-    assert ndcg_at_k([1, 2], k=2, judgments=[2, 1], gain="linear") == pytest.approx(
-        (1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3))
-    )
-    assert ndcg_at_k([], k=2, judgments=[], gain="linear") is None
-
-
-@pytest.mark.parametrize(
-    "settings, field",
-    [({"k": 0}, "k"), ({"k": 2.5}, "k"), ({"umbral": 0}, "umbral"), ({"umbral": True}, "umbral"), ({"gain": "log"}, "gain")],
-)
-def test_bad_settings_raise_lab_error(settings, field):
+@pytest.mark.parametrize("ties", ["", "double ", "Float32"])
+def test_bad_tie_modes_raise_lab_error(ties):
     with pytest.raises(LabError) as caught:
-        evaluate_run({"q": {"a": 1}}, {"q": {"a": 1.0}}, **settings)
-    assert caught.value.field == field
+        evaluate_run({"q": {"a": 1}}, {"q": {"a": 1.0}}, ties=ties)
+    assert caught.value.field == "ties"
 
 
-def test_no_common_query_gives_zero_means_and_no_per_query_values():
-    result = evaluate_run({"q1": {"a": 1}}, {"q2": {"a": 1.0}})
-    assert result.per_query == {} and result.mean == QueryScores(0.0, 0.0, 0.0, 0.0)
+def test_no_common_query_gives_no_per_query_values():
+    result = evaluate_run({"q1": {"a": 1}}, {"q2": {"a": 1.0}}, ["P@1", "AP"])
+    assert result.per_query == {} and result.mean == (0.0, 0.0)  # the edges refuse to report it
 
 
 # --- comparison -------------------------------------------------------------------------------
@@ -293,10 +333,10 @@ def test_no_common_query_gives_zero_means_and_no_per_query_values():
 
 def test_deltas_wins_ties_losses_and_mean_delta(collection):
     qrels, run_a, run_b = collection
-    first, second = evaluate_run(qrels, run_a, k=5), evaluate_run(qrels, run_b, k=5)
+    first, second = evaluate_run(qrels, run_a, LAB5), evaluate_run(qrels, run_b, LAB5)
     comparison = compare_runs(first, second, permutations=200)
     assert comparison.queries == tuple(first.per_query) and comparison.unpaired == ()
-    for index, name in enumerate(METRICS):
+    for index, name in enumerate(first.names):
         result = comparison.metrics[name]
         expected = {q: zero_if_none(second.per_query[q][index]) - zero_if_none(first.per_query[q][index]) for q in comparison.queries}
         assert result.deltas == expected
@@ -304,32 +344,32 @@ def test_deltas_wins_ties_losses_and_mean_delta(collection):
             sum(d > 0 for d in expected.values()), sum(d == 0 for d in expected.values()), sum(d < 0 for d in expected.values()),
         )
         assert result.wins + result.ties + result.losses == len(comparison.queries)
-        assert result.mean_delta == pytest.approx(getattr(second.mean, name) - getattr(first.mean, name), abs=TOLERANCE)
+        assert result.mean_delta == pytest.approx(second.mean[index] - first.mean[index], abs=TOLERANCE)
 
 
 def test_unpaired_queries_are_left_out_of_the_comparison():
     qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}}
-    first = evaluate_run(qrels, {"q1": {"a": 1.0}, "q2": {"a": 1.0}}, k=1)
-    second = evaluate_run(qrels, {"q2": {"b": 1.0}, "q3": {"a": 1.0}}, k=1)
+    first = evaluate_run(qrels, {"q1": {"a": 1.0}, "q2": {"a": 1.0}}, ["P@1"])
+    second = evaluate_run(qrels, {"q2": {"b": 1.0}, "q3": {"a": 1.0}}, ["P@1"])
     comparison = compare_runs(first, second, permutations=100)
     assert comparison.queries == ("q2",) and comparison.unpaired == ("q1", "q3")
-    assert comparison.metrics["precision"].deltas == {"q2": -1.0}
-    complete = compare_runs(*(evaluate_run(qrels, r, k=1, complete=True) for r in (
+    assert comparison.metrics["P@1"].deltas == {"q2": -1.0}
+    complete = compare_runs(*(evaluate_run(qrels, r, ["P@1"], complete=True) for r in (
         {"q1": {"a": 1.0}, "q2": {"a": 1.0}}, {"q2": {"b": 1.0}, "q3": {"a": 1.0}})), permutations=100)
-    assert complete.queries == ("q1", "q2", "q3") and complete.metrics["precision"].deltas == {"q1": -1.0, "q2": -1.0, "q3": 1.0}
+    assert complete.queries == ("q1", "q2", "q3") and complete.metrics["P@1"].deltas == {"q1": -1.0, "q2": -1.0, "q3": 1.0}
 
 
 def test_comparing_evaluations_with_different_settings_is_refused():
     qrels, run = {"q": {"a": 1}}, {"q": {"a": 1.0}}
     with pytest.raises(LabError):
-        compare_runs(evaluate_run(qrels, run, k=1), evaluate_run(qrels, run, k=2))
+        compare_runs(evaluate_run(qrels, run, ["P@1"]), evaluate_run(qrels, run, ["P@2"]))
 
 
 def test_identical_runs_give_p_one_and_all_ties(collection):
     qrels, run, _ = collection
-    result = evaluate_run(qrels, run, k=10)
+    result = evaluate_run(qrels, run)
     comparison = compare_runs(result, result)
-    for name in METRICS:
+    for name in result.names:
         assert comparison.metrics[name].p_value == 1.0
         assert comparison.metrics[name].ties == len(result.per_query)
 
@@ -337,8 +377,9 @@ def test_identical_runs_give_p_one_and_all_ties(collection):
 def test_a_run_that_is_always_better_gives_p_zero(collection):
     qrels, run, _ = collection
     perfect = {qid: {docid: float(grade) for docid, grade in judged.items()} for qid, judged in qrels.items()}
-    comparison = compare_runs(evaluate_run(qrels, run, k=10, complete=True), evaluate_run(qrels, perfect, k=10, complete=True))
-    for name in METRICS:
+    measures = ["P@10", "R@10", "RR@10", "AP", "Success@10", "nDCG@10"]
+    comparison = compare_runs(evaluate_run(qrels, run, measures, complete=True), evaluate_run(qrels, perfect, measures, complete=True))
+    for name in ["P@10", "R@10", "RR@10", "AP", "nDCG@10"]:  # Success@10 of a perfect run ties wherever run_a hits
         assert comparison.metrics[name].p_value == 0.0
         assert comparison.metrics[name].losses == 0
 
@@ -378,10 +419,10 @@ def test_p_value_agrees_with_ranx_fisher_randomization_test(collection):
         Run({q: {d: float(len(r[q]) - i) for i, d in enumerate(reference_order(r[q]))} for q in common}, name=name)
         for r, name in ((run_a, "a"), (run_c, "c"))
     ]
-    names = {"precision": "precision@10-l1", "recall": "recall@10-l1", "mrr": "mrr@10-l1", "ndcg": "ndcg_burges@10"}
+    names = {"P@10": "precision@10-l1", "R@10": "recall@10-l1", "RR@10": "mrr@10-l1", "nDCG(dcg='exp-log2')@10": "ndcg_burges@10"}
     report = compare(Qrels({q: qrels[q] for q in common}), strict, list(names.values()),
                      stat_test="fisher", n_permutations=10_000, random_seed=42)
-    ours = compare_runs(evaluate_run(qrels, run_a, k=10), evaluate_run(qrels, run_c, k=10), permutations=10_000, seed=42)
+    ours = compare_runs(*(evaluate_run(qrels, r, list(names), ties="float32") for r in (run_a, run_c)), permutations=10_000, seed=42)
     gaps = {}
     for metric, name in names.items():
         theirs = report.comparisons["a", "c"][name]["p_value"]
@@ -401,17 +442,21 @@ some_runs = st.dictionaries(qids, st.dictionaries(docids, st.sampled_from([0.0, 
 
 
 @settings(max_examples=200, deadline=None)
-@given(some_qrels, some_runs, st.integers(1, 15), st.integers(1, 4), st.sampled_from(["exponential", "linear"]), st.booleans())
-def test_every_value_lies_in_the_unit_interval_and_precision_matches_recall(qrels, run, k, umbral, gain, complete):
-    result = evaluate_run(qrels, run, k=k, umbral=umbral, gain=gain, complete=complete)
-    for qid, scores in result.per_query.items():
-        assert all(value is None or 0.0 <= value <= 1.0 for value in scores)
-        total = sum(1 for grade in qrels[qid].values() if grade >= umbral)
-        assert (scores.recall is None) == (total == 0)
+@given(some_qrels, some_runs, st.integers(1, 15), st.integers(1, 4), st.sampled_from(TIES), st.booleans())
+def test_every_value_lies_in_the_unit_interval_and_precision_matches_recall(qrels, run, k, rel, ties, complete):
+    measures = [f"P(rel={rel})@{k}", f"R(rel={rel})@{k}", f"RR(rel={rel})@{k}", f"Success(rel={rel})@{k}",
+                f"AP(rel={rel})@{k}", f"nDCG@{k}", f"Judged@{k}"]
+    result = evaluate_run(qrels, run, measures, ties=ties, complete=complete)
+    for qid, (p, r, rr, hit, ap, ndcg, judged) in result.per_query.items():
+        assert all(value is None or 0.0 <= value <= 1.0 for value in (p, r, rr, hit, ap, ndcg, judged))
+        total = sum(1 for grade in qrels[qid].values() if grade >= rel)
+        assert (r is None) == (ap is None) == (total == 0)
         if total:  # both count the relevant documents in the top k
-            assert scores.precision * k == pytest.approx(scores.recall * total)
-        assert (scores.ndcg is None) == (not any(grade > 0 for grade in qrels[qid].values()))
-        assert (scores.mrr > 0) == (scores.precision > 0)
+            assert p * k == pytest.approx(r * total)
+            assert ap <= r + 1e-12
+        assert (ndcg is None) == (not any(grade > 0 for grade in qrels[qid].values()))
+        assert (rr > 0) == (p > 0) == (hit == 1.0)
+        assert (judged is None) == (qid not in run)
     assert all(0.0 <= value <= 1.0 for value in result.mean)
 
 

@@ -60,15 +60,15 @@ def test_json_run_is_detected_by_its_first_non_blank_character():
 @pytest.mark.parametrize(
     "parse, lines, line, kind, english, spanish",
     [
-        (parse_qrels, ["1 0 a 1", "1 0 b yes"], 2, "relevance", "relevance 'yes' is not an integer", "la relevancia «yes» no es un número entero"),
-        (parse_qrels, ["1 0 a 1", "1 0 b 1.5"], 2, "relevance", "relevance '1.5' is not an integer", "la relevancia «1.5» no es"),
+        (parse_qrels, ["1 0 a 1", "1 0 b yes"], 2, "relevance", "relevance 'yes' is not an integer in ASCII digits", "la relevancia «yes» no es un número entero"),
+        (parse_qrels, ["1 0 a 1", "1 0 b 1.5"], 2, "relevance", "relevance '1.5' is not an integer in ASCII digits", "la relevancia «1.5» no es"),
         (parse_qrels, ["1 0 a 1", "", "1 0 b"], 3, "columns", "expected 4 columns (qid iter docid rel), found 3", "se esperaban 4 columnas"),
         (parse_qrels, ["1 0 a 1", "1 0 a 2"], 2, "duplicate", "document 'a' appears more than once for query '1'", "el documento «a» aparece más de una vez en la consulta «1»"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 high t"], 2, "score", "score 'high' is not a number", "la puntuación «high» no es un número"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 high t"], 2, "score", "score 'high' is not a number in ASCII digits", "la puntuación «high» no es un número en cifras ASCII"),
         (parse_run, ["1 Q0 a 1 NaN t"], 1, "not_finite", "score 'NaN' is not a finite number", "la puntuación «NaN» no es un número finito"),
         (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 -inf t"], 2, "not_finite", "score '-inf' is not a finite number", "la puntuación «-inf» no es un número finito"),
         (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 1e999 t"], 2, "not_finite", "score '1e999' is not a finite number", "la puntuación «1e999» no es un número finito"),
-        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 0.5"], 2, "columns", "expected 6 columns (qid Q0 docid rank score tag), found 5", "se esperaban 6 columnas"),
+        (parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 0.5"], 2, "run_columns", "expected at least 6 columns (qid Q0 docid rank score tag), found 5", "se esperaban al menos 6 columnas"),
         (parse_run, ["1 Q0 a 1 0.5 t", "2 Q0 a 1 0.5 t", "1 Q0 a 3 0.1 t"], 3, "duplicate", "document 'a' appears more than once for query '1'", "el documento «a» aparece más de una vez"),
     ],
 )
@@ -102,9 +102,11 @@ def test_qrels_given_as_a_run_are_named_as_such_once():
     assert len(error.problems) == 1 and error.more == 0
 
 
-def test_json_qrels_are_refused_with_the_expected_format():
-    error = error_of(parse_qrels, ['{"q1": {"d1": 1}}'], name="qrels.json")
-    assert error.english() == "qrels.json, line 1: qrels must be in TREC format (qid iter docid rel), not JSON"
+def test_json_qrels_are_read_and_their_values_must_be_integers():
+    assert parse_qrels(['{"q1": {"d1": 1, "d2": -1},', ' "q2": {"d1": 0}}'], "qrels.json") == {"q1": {"d1": 1, "d2": -1}, "q2": {"d1": 0}}
+    error = error_of(parse_qrels, ['{"q1": {"d1": 1.5, "d2": true, "d3": "2"}}'], name="qrels.json")
+    assert error.english().splitlines()[1:] == [
+        "  relevance 1.5 is not an integer", "  relevance True is not an integer", "  relevance '2' is not an integer"]
 
 
 def test_the_first_ten_problems_are_listed_and_the_rest_counted():
@@ -115,13 +117,13 @@ def test_the_first_ten_problems_are_listed_and_the_rest_counted():
     assert error.more == 15
     english = error.english().splitlines()
     assert english[0] == "run.txt: 25 problems"
-    assert english[1] == "  line 2: score 'bad2' is not a number"
-    assert english[10] == "  line 11: score 'bad11' is not a number"
+    assert english[1] == "  line 2: score 'bad2' is not a number in ASCII digits"
+    assert english[10] == "  line 11: score 'bad11' is not a number in ASCII digits"
     assert english[11] == "  … and 15 more"
     assert len(english) == 12
     spanish = str(error).splitlines()
     assert spanish[0] == "run.txt: 25 problemas"
-    assert spanish[1] == "  línea 2: la puntuación «bad2» no es un número"
+    assert spanish[1] == "  línea 2: la puntuación «bad2» no es un número en cifras ASCII"
     assert spanish[-1] == "  … y 15 más"
 
 
@@ -139,7 +141,7 @@ def test_problems_of_different_kinds_are_listed_in_file_order():
     [
         ('{"q1": {"d1": 1.0,}}', "run.json, line 1: invalid JSON at column 19"),
         ('\n\n{"q1":\n  {"d1" 1.0}}', "run.json, line 4: invalid JSON at column 9"),
-        ('{"q1": [1, 2]}', "run.json: a JSON run must be an object {qid: {docid: score}}; query 'q1' is not an object"),
+        ('{"q1": [1, 2]}', "run.json: JSON runs must be an object {qid: {docid: value}}; query 'q1' is not an object"),
         ('{"q1": {"d1": "0.5"}}', "run.json: score '0.5' is not a number"),
         ('{"q1": {"d1": true}}', "run.json: score True is not a number"),
         ('{"q1": {"d1": NaN}}', "run.json: score nan is not a finite number"),
@@ -162,11 +164,11 @@ def test_json_that_is_not_an_object_of_objects_is_refused():
     error = error_of(parse_run, '{"q1": 3, "q2": {"d": 1}, "q3": "x"}', name="run.json")
     assert error.english() == (
         "run.json: 2 problems\n"
-        "  a JSON run must be an object {qid: {docid: score}}; query 'q1' is not an object\n"
-        "  a JSON run must be an object {qid: {docid: score}}; query 'q3' is not an object"
+        "  JSON runs must be an object {qid: {docid: value}}; query 'q1' is not an object\n"
+        "  JSON runs must be an object {qid: {docid: value}}; query 'q3' is not an object"
     )
     assert str(error).splitlines()[1] == (
-        "  un run JSON debe ser un objeto {qid: {docid: puntuación}}; la consulta «q1» no es un objeto"
+        "  los runs JSON deben ser un objeto {qid: {docid: valor}}; la consulta «q1» no es un objeto"
     )
 
 
@@ -187,10 +189,10 @@ def test_nothing_partial_is_returned_on_error():
 
 # --- properties ----------------------------------------------------------------------------------
 
-# Query and document ids: no whitespace or control characters (column separators) and, for the
-# first query of a run, no leading "{" (which announces JSON).
+# Query and document ids: no whitespace or control characters (column separators), and for queries
+# no leading "#" (a comment) or "{" (which announces JSON).
 ids = st.text(alphabet=st.characters(blacklist_categories=("Z", "C")), min_size=1, max_size=8)
-qids = ids.filter(lambda text: not text.startswith("{"))
+qids = ids.filter(lambda text: text[0] not in "#{")
 finite = st.floats(allow_nan=False, allow_infinity=False)
 
 
@@ -200,9 +202,10 @@ def test_a_written_run_parses_back_to_the_same_dict_in_both_formats(run):
     assert parse_run(json.dumps(run), "r.json") == run
 
 
-@given(st.dictionaries(ids, st.dictionaries(ids, st.integers(-3, 10**6), min_size=1, max_size=6), min_size=1, max_size=6))
+@given(st.dictionaries(qids, st.dictionaries(ids, st.integers(-3, 10**6), min_size=1, max_size=6), min_size=1, max_size=6))
 def test_written_qrels_parse_back_to_the_same_dict(qrels):
     assert parse_qrels(list(qrels_lines(qrels)), "q") == qrels
+    assert parse_qrels(json.dumps(qrels), "q.json") == qrels
 
 
 @given(st.lists(st.text(max_size=30), max_size=15))
@@ -217,3 +220,142 @@ def test_any_text_either_parses_or_raises_only_trec_format_error(lines):
             assert result and all(result.values()) or parse is parse_run
             if parse is parse_run:
                 assert all(math.isfinite(score) for docs in result.values() for score in docs.values())
+
+
+# --- trec_eval 10 and BEIR formats, strict numbers, streaming (issue 13) ---------------------------
+
+from raglab_core.trec import QrelsReader, RunNotGrouped, RunReader  # noqa: E402
+
+
+def test_trec_eval_10_runs_with_extra_columns_and_comments_read_as_the_plain_run():
+    plain = ["301 Q0 FT1 1 12.5 bm25", "301 Q0 FT2 2 11 bm25", "302 Q0 FT1 1 3 bm25"]
+    ten = ["# run: bm25, k1=0.9 b=0.4", "301 Q0 FT1 1 12.5 bm25 0.77 extra", "", "  # a comment with 6 fields 1 2 3",
+           "301 Q0 FT2 2 11 bm25 x", "#302 Q0 FT9 1 99 bm25", "302 Q0 FT1 1 3 bm25 y z"]
+    assert parse_run(ten, "ten.txt") == parse_run(plain, "plain.txt") == {"301": {"FT1": 12.5, "FT2": 11.0}, "302": {"FT1": 3.0}}
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_beir_tsv_qrels_with_or_without_header_read_as_trec_qrels(header):
+    rows = ["q1\tdoc 1\t2", "q1\td2\t0", "q2\td1\t1"]  # BEIR ids may hold spaces: only tabs separate
+    lines = (["query-id\tcorpus-id\tscore"] if header else []) + rows
+    assert parse_qrels([line + "\r\n" for line in lines], "test.tsv") == {"q1": {"doc 1": 2, "d2": 0}, "q2": {"d1": 1}}
+
+
+def test_a_beir_header_anywhere_else_or_a_bad_score_is_a_line_error():
+    error = error_of(parse_qrels, ["query-id\tcorpus-id\tscore", "q1\td1\t1", "q1\td2\tx", "q1\td3"], "test.tsv")
+    assert [(p.line, p.kind) for p in error.problems] == [(3, "relevance"), (4, "columns")]
+    assert error.problems[1].render("en") == "line 4: expected 3 columns (query-id corpus-id score), found 2"
+
+
+NUMBERS = [("1_0", "score"), ("١", "score"), ("９", "score"), ("1e400", "not_finite"), ("-1e400", "not_finite"),
+           ("infinity", "not_finite"), ("nan", "not_finite"), ("0x10", "score"), ("1,5", "score"), ("½", "score")]
+
+
+@pytest.mark.parametrize("text, kind", NUMBERS)
+def test_a_score_must_be_an_ascii_finite_number_and_is_reported_with_its_line(text, kind):
+    error = error_of(parse_run, ["1 Q0 a 1 0.5 t", "1 Q0 b 2 0.25 t", f"1 Q0 c 3 {text} t"], "run.txt")
+    assert [(p.line, p.kind, p.details["value"]) for p in error.problems] == [(3, kind, text)]
+    assert error.english().startswith("run.txt, line 3: score ")
+
+
+@pytest.mark.parametrize("text", ["1_0", "١", "９", "1e400", "1.0", "٢٣", "+1_000"])
+def test_a_relevance_must_be_an_ascii_integer_and_is_reported_with_its_line(text):
+    for lines, name in ((["1 0 a 1", f"1 0 b {text}"], "q.txt"), (["1\ta\t1", f"1\tb\t{text}"], "q.tsv")):
+        error = error_of(parse_qrels, lines, name)
+        assert [(p.line, p.kind, p.details["value"]) for p in error.problems] == [(2, "relevance", text)]
+
+
+def test_python_only_numbers_that_c_reads_alike_are_accepted():
+    assert parse_run(["1 Q0 a 1 +1.5 t", "1 Q0 b 2 .5 t", "1 Q0 c 3 5. t", "1 Q0 d 4 -2E-3 t"], "r") == {
+        "1": {"a": 1.5, "b": 0.5, "c": 5.0, "d": -0.002}}
+    assert parse_qrels(["1 0 a +2", "1 0 b -1", "1 0 c 007"], "q") == {"1": {"a": 2, "b": -1, "c": 7}}
+
+
+def test_a_streaming_reader_hands_over_each_query_once_it_ends_and_refuses_a_regrouped_run():
+    seen = []
+    reader = RunReader("r", lambda qid, scores: seen.append((qid, dict(scores))))
+    reader.read(["1 Q0 a 1 3 t", "1 Q0 b 2 2 t"])
+    assert seen == []  # query 1 may go on
+    reader.read(["2 Q0 a 1 1 t"])
+    assert seen == [("1", {"a": 3.0, "b": 2.0})]
+    reader.close()
+    assert seen[-1] == ("2", {"a": 1.0})
+    with pytest.raises(RunNotGrouped):
+        again = RunReader("r", lambda qid, scores: None)
+        again.read(["1 Q0 a 1 3 t", "2 Q0 a 1 3 t", "1 Q0 b 2 2 t"])
+    held = []
+    ungrouped = RunReader("r", lambda qid, scores: held.append((qid, scores)), grouped=False)
+    ungrouped.read(["1 Q0 a 1 3 t", "2 Q0 a 1 3 t", "1 Q0 b 2 2 t"])
+    ungrouped.close()
+    assert held == [("1", {"a": 3.0, "b": 2.0}), ("2", {"a": 3.0})]
+
+
+@given(st.lists(st.integers(0, 400), max_size=12), st.sampled_from(["trec", "beir", "json"]))
+def test_text_fed_in_any_chunks_reads_as_the_whole_text(cuts, shape):
+    qrels = {f"q{i}": {f"d{j}": (i * j) % 4 for j in range(4)} for i in range(6)}
+    if shape == "trec":
+        text = "# comment\n" + "".join(qrels_lines(qrels))
+    elif shape == "beir":
+        text = "query-id\tcorpus-id\tscore\r\n" + "".join(f"{q}\t{d}\t{g}\r\n" for q, j in qrels.items() for d, g in j.items())
+    else:
+        text = json.dumps(qrels, indent=1)
+    reader = QrelsReader("q")
+    last = 0
+    for cut in sorted(cuts):
+        reader.feed(text[last:cut])
+        last = max(last, cut)
+    reader.feed(text[last:])
+    assert reader.close() == qrels
+    assert shape == "json" or reader.number == text.count("\n")  # line numbers survive the chunking
+
+
+RUN_LINES = [f"q{q} Q0 d{d} {d} {(q * 7 + d * 3) % 11 / 4} t\n" for q in range(6) for d in range(9)]
+ODD_RUNS = {
+    "plain": RUN_LINES,
+    "comment": RUN_LINES[:20] + ["# comment 1 2 3 4 5\n"] + RUN_LINES[20:],
+    "extra columns": [line.replace(" t\n", " t x\n") if i % 7 == 0 else line for i, line in enumerate(RUN_LINES)],
+    "blank": RUN_LINES[:30] + ["\n", "  \n"] + RUN_LINES[30:],
+    "ungrouped": RUN_LINES[::2] + RUN_LINES[1::2],
+}
+BAD_RUNS = {
+    "duplicate": RUN_LINES[:10] + [RUN_LINES[3]] + RUN_LINES[10:],
+    "duplicate across chunks": RUN_LINES + [RUN_LINES[-1]],
+    "not ascii": RUN_LINES[:40] + ["q9 Q0 dx 1 ٣ t\n"] + RUN_LINES[40:],
+    "not finite": RUN_LINES[:40] + ["q9 Q0 dx 1 1e400 t\n"],
+    "five columns": RUN_LINES[:5] + ["q0 Q0 dz 1 0.5\n"] + RUN_LINES[5:],
+}
+
+
+def fed(lines, cuts, grouped):
+    seen = []
+    reader = RunReader("r", lambda qid, scores: seen.append((qid, dict(scores))), grouped)
+    text, last = "".join(lines), 0
+    for cut in sorted(cuts):
+        reader.feed(text[last:cut])
+        last = max(last, cut)
+    reader.feed(text[last:])
+    reader.close()
+    return seen, reader.number
+
+
+@pytest.mark.parametrize("name", list(ODD_RUNS))
+@given(cuts=st.lists(st.integers(0, 1500), max_size=6))
+def test_chunks_read_column_wise_equal_the_line_by_line_reading(name, cuts):
+    lines = ODD_RUNS[name]
+    expected = parse_run(lines, "r")
+    try:
+        seen, number = fed(lines, cuts, grouped=True)
+    except RunNotGrouped:
+        assert name == "ungrouped"
+        seen, number = fed(lines, cuts, grouped=False)
+    assert dict(seen) == expected and len(seen) == len(expected) and number == len(lines)
+
+
+@pytest.mark.parametrize("name", list(BAD_RUNS))
+@given(cuts=st.lists(st.integers(0, 2500), max_size=6))
+def test_chunks_with_bad_lines_report_what_the_line_by_line_reading_reports(name, cuts):
+    lines = BAD_RUNS[name]
+    expected = error_of(parse_run, lines, "r")
+    with pytest.raises(TrecFormatError) as caught:
+        fed(lines, cuts, grouped=False)
+    assert caught.value.problems == expected.problems

@@ -1,8 +1,9 @@
 /* data.js — the «Tus datos» panel: choose qrels and runs, evaluate them in a worker, show the result.
  *
- * Files are read inside the browser and handed to a worker of their own (so the lab's sliders stay
- * live, and «Cancelar» can simply stop it); raglab_core.data_panel parses, evaluates and words
- * everything. This file only moves files in and writes the returned panel out — as text nodes.
+ * Files (File objects, never read here) go to a worker of their own, which streams them into Python
+ * (so the lab's sliders stay live, and «Cancelar» can simply stop it); raglab_core.data_panel parses,
+ * evaluates and words everything. This file only hands files over and writes the returned panel
+ * out — as text nodes.
  */
 (() => {
   "use strict";
@@ -14,7 +15,11 @@
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-panel-output="${name}"]`);
   const statusLine = $("[data-data-status]");
-  const errorLine = $("[data-data-error]");
+  const errorLine = $("[data-data-error-text]");
+  const problemList = $("[data-data-problems]");
+  const settings = { measures: $('[name="data-measures"]'), ties: $('[name="data-ties"]') };
+  const SLOT_NAMES = { qrels: "qrels", "run-a": "run A", "run-b": "run B" };
+  const MAX_ROWS = 200; // per-query rows drawn at once (the sort still covers every query)
   const progressBox = $("[data-data-progress]");
   const progressBar = progressBox.querySelector("progress");
   const buttons = {
@@ -24,7 +29,12 @@
   };
   let worker = null;
   let running = false;
+  let rowsRequest = 0; // the per-query rows live in the worker: the page asks for the ones it draws
+  let onRows = null;
   let lastRequestKey = "";
+
+  // An integer as the page writes it (RAE: groups of three with a no-break space, from five digits).
+  const integer = (n) => (String(n).length > 4 ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0") : String(n));
 
   function el(tag, attributes = {}, text) {
     const node = document.createElement(tag);
@@ -52,7 +62,7 @@
     const area = $(`[data-paste-for="${slot}"]`);
     area.addEventListener("input", () => {
       input.value = "";
-      choose(slot, area.value.trim() ? { name: `${slot} (texto pegado)`, text: area.value } : null);
+      choose(slot, area.value.trim() ? { name: `${SLOT_NAMES[slot]} (texto pegado)`, text: area.value } : null);
     });
     const zone = $(`[data-slot="${slot}"]`);
     zone.addEventListener("dragover", (event) => {
@@ -81,28 +91,34 @@
       evaluate();
     } catch (error) {
       console.error("raglab: sample", error);
-      errorLine.textContent = "No se pudieron cargar los datos de ejemplo. Recarga la página.";
+      showError("No se pudieron cargar los datos de ejemplo. Recarga la página.");
     }
   });
 
   // --- evaluating ----------------------------------------------------------------------------
 
-  function labValue(name) {
-    return document.querySelector(`[name="${name}"]`).value;
-  }
-
   function requestKey() {
-    return JSON.stringify([labValue("k"), labValue("umbral"), SLOTS.map((slot) => chosen[slot] || null)]);
+    return JSON.stringify([settings.measures.value, settings.ties.value, SLOTS.map((slot) => chosen[slot] || null)]);
   }
 
   function markStale() {
     const result = $("[data-data-result]");
     if (!result.hidden && requestKey() !== lastRequestKey) {
-      statusLine.textContent = "Cambiaron los datos, k o el umbral: pulsa «Evaluar» para actualizar los resultados.";
+      statusLine.textContent = "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.";
       result.dataset.stale = "true";
     }
   }
-  for (const name of ["k", "umbral"]) document.querySelector(`[name="${name}"]`).addEventListener("input", markStale);
+  settings.measures.addEventListener("input", markStale);
+  settings.ties.addEventListener("change", markStale);
+
+  /** A message, and a bad file's problems as a list (at most ten, then how many more). */
+  function showError(message, problems = [], more = 0) {
+    errorLine.textContent = message;
+    const items = problems.map((text) => el("li", {}, text));
+    if (more) items.push(el("li", {}, `… y ${integer(more)} ${more === 1 ? "problema más" : "problemas más"}.`));
+    problemList.replaceChildren(...items);
+    problemList.hidden = items.length === 0;
+  }
 
   function setRunning(on) {
     running = on;
@@ -114,13 +130,13 @@
   }
 
   function evaluate() {
-    errorLine.textContent = "";
+    showError("");
     if (!chosen.qrels || !chosen["run-a"]) {
-      errorLine.textContent = "Faltan datos: elige al menos los qrels y el run A.";
+      showError("Faltan datos: elige al menos los qrels y el run A.");
       return;
     }
     if (!window.raglabBoot || !window.raglabBoot.spawn) {
-      errorLine.textContent = "Python no está disponible en esta página (mira el aviso de arriba).";
+      showError("Python no está disponible en esta página (mira el aviso de arriba).");
       return;
     }
     if (!worker) {
@@ -130,7 +146,7 @@
         event.preventDefault();
         finish();
         worker = null;
-        errorLine.textContent = "El cálculo se detuvo. Vuelve a pulsar «Evaluar».";
+        showError("El cálculo se detuvo. Vuelve a pulsar «Evaluar».");
         console.error("raglab: evaluation worker", event.message);
       });
     }
@@ -141,7 +157,7 @@
     statusLine.textContent = "Preparando Python para evaluar…";
     worker.postMessage({
       type: "evaluate",
-      request: { qrels: chosen.qrels, runs, k: labValue("k"), umbral: labValue("umbral") },
+      request: { qrels: chosen.qrels, runs, measures: settings.measures.value, ties: settings.ties.value },
     });
   }
 
@@ -163,26 +179,30 @@
       progressBar.value = message.fraction;
       statusLine.textContent = message.text;
     } else if (message.type === "evaluated") {
-      finish();
       if (message.ok) {
-        statusLine.textContent = "Evaluación terminada.";
-        show(message.panel);
+        show(message.panel, () => {
+          finish();
+          statusLine.textContent = "Evaluación terminada.";
+        });
       } else {
+        finish();
         if (message.detail) console.error("raglab: evaluation", message.detail);
         statusLine.textContent = "";
-        errorLine.textContent = message.message;
+        showError(message.message, message.problems || [], message.more || 0);
       }
+    } else if (message.type === "rows") {
+      if (message.request === rowsRequest && onRows) onRows(message);
     } else if (message.type === "error") {
       finish();
       worker = null;
-      errorLine.textContent = message.text;
+      showError(message.text);
       console.error("raglab: evaluation worker", message.detail);
     }
   }
 
   // --- showing the result ------------------------------------------------------------------------
 
-  function show(view) {
+  function show(view, done) {
     const result = $("[data-data-result]");
     result.hidden = false;
     delete result.dataset.stale;
@@ -204,7 +224,7 @@
     const comparison = out("comparison");
     comparison.hidden = !view.comparison;
     if (view.comparison) showComparison(view.comparison);
-    showPerQuery(view.columns, view.rows);
+    showPerQuery(view.columns, view.row_count, done);
   }
 
   function showComparison(comparison) {
@@ -228,6 +248,8 @@
   }
 
   // Bars of the per-query differences, largest gain first; drawing only (the numbers are Python's).
+  // Up to 600 queries, one bar each (with its value as a tooltip); beyond, one path through the
+  // values, as bars would be thinner than a pixel.
   function drawChart(chart) {
     const svg = out("chart");
     const NS = "http://www.w3.org/2000/svg";
@@ -235,21 +257,36 @@
     const height = 200;
     const middle = height / 2;
     const scale = chart.max > 0 ? (middle - 8) / chart.max : 0;
-    const step = width / Math.max(chart.bars.length, 1);
     out("chart-label").textContent = chart.label;
-    svg.setAttribute("aria-label", `${chart.label}: ${chart.bars.length} consultas, de mayor ganancia a mayor pérdida.`);
-    const axis = document.createElementNS(NS, "line");
-    for (const [name, value] of Object.entries({ x1: 0, x2: width, y1: middle, y2: middle, class: "axis" })) {
-      axis.setAttribute(name, String(value));
+    out("chart-y-label").textContent = chart.y_label;
+    out("chart-x-label").textContent = chart.x_label;
+    out("chart-ticks").replaceChildren(...chart.ticks.map((tick) => el("li", {}, tick)));
+    svg.setAttribute(
+      "aria-label",
+      `${chart.label}: ${chart.x_label}; el eje vertical va de ${chart.ticks[2]} a ${chart.ticks[0]}.`
+    );
+    const step = width / Math.max(chart.values.length, 1);
+    const shape = (tag, attributes) => {
+      const node = document.createElementNS(NS, tag);
+      for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+      return node;
+    };
+    const axis = shape("line", { x1: 0, x2: width, y1: middle, y2: middle, class: "axis" });
+    if (chart.bars.length < chart.values.length) {
+      const gains = chart.values.map((value, index) => `L${(index * step).toFixed(2)} ${(middle - value * scale).toFixed(2)}`);
+      const d = `M0 ${middle} ${gains.join(" ")} L${width} ${middle} Z`;
+      svg.replaceChildren(axis, shape("path", { d, class: "area" }));
+      return;
     }
     const bars = chart.bars.map((bar, index) => {
-      const rect = document.createElementNS(NS, "rect");
       const length = Math.abs(bar.raw) * scale;
-      rect.setAttribute("x", String(index * step + step * 0.1));
-      rect.setAttribute("width", String(step * 0.8));
-      rect.setAttribute("y", String(bar.raw >= 0 ? middle - length : middle));
-      rect.setAttribute("height", String(Math.max(length, 0.5)));
-      rect.setAttribute("class", bar.raw > 0 ? "gain" : bar.raw < 0 ? "loss" : "tie");
+      const rect = shape("rect", {
+        x: index * step + step * 0.1,
+        width: step * 0.8,
+        y: bar.raw >= 0 ? middle - length : middle,
+        height: Math.max(length, 0.5),
+        class: bar.raw > 0 ? "gain" : bar.raw < 0 ? "loss" : "tie",
+      });
       const title = document.createElementNS(NS, "title");
       title.textContent = `${bar.qid}: ${bar.text}`;
       rect.append(title);
@@ -258,20 +295,17 @@
     svg.replaceChildren(axis, ...bars);
   }
 
-  function showPerQuery(columns, rows) {
+  // The per-query table: the worker sorts every query and sends the first MAX_ROWS of that order,
+  // so that thousands of rows never cross to this thread (nor block it).
+  function showPerQuery(columns, total, done) {
     const head = el("tr");
     let sortColumn = 0;
     let ascending = true;
     const headers = columns.map((label, index) => {
-      const th = el("th", { scope: "col", "aria-sort": index === 0 ? "ascending" : "none" });
+      const th = el("th", { scope: "col", "aria-sort": "none" });
       const button = el("button", { type: "button" }, label);
       button.addEventListener("click", () => {
-        ascending = sortColumn === index ? !ascending : index === 0;
-        sortColumn = index;
-        headers.forEach((other, i) =>
-          other.setAttribute("aria-sort", i === index ? (ascending ? "ascending" : "descending") : "none")
-        );
-        render();
+        request(index, sortColumn === index ? !ascending : index === 0);
       });
       th.append(button);
       head.append(th);
@@ -279,17 +313,31 @@
     });
     out("per-query-head").replaceChildren(head);
 
-    function render() {
-      // Undefined values (—) always sort last.
-      const sorted = rows.slice().sort((a, b) => {
-        const x = a[sortColumn].raw;
-        const y = b[sortColumn].raw;
-        if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-        const order = x < y ? -1 : x > y ? 1 : 0;
-        return ascending ? order : -order;
-      });
+    function request(index, order) {
+      if (!worker) return;
+      rowsRequest += 1;
+      onRows = (message) => {
+        sortColumn = index;
+        ascending = order;
+        headers.forEach((other, i) =>
+          other.setAttribute("aria-sort", i === index ? (ascending ? "ascending" : "descending") : "none")
+        );
+        draw(message.rows);
+        if (done) {
+          done();
+          done = null;
+        }
+      };
+      worker.postMessage({ type: "evaluate-rows", column: index, ascending: order, limit: MAX_ROWS, request: rowsRequest });
+    }
+
+    function draw(rows) {
+      out("per-query-caption").textContent =
+        rows.length < total
+          ? `Por consulta: las ${rows.length} primeras de ${integer(total)} según el orden elegido (pulsa una cabecera para ordenar)`
+          : "Por consulta (pulsa una cabecera para ordenar)";
       out("per-query").replaceChildren(
-        ...sorted.map((cells) => {
+        ...rows.map((cells) => {
           const row = el("tr");
           cells.forEach((cell, index) =>
             row.append(el(index === 0 ? "th" : "td", index === 0 ? { scope: "row" } : { "data-raw": cell.raw ?? "" }, cell.text))
@@ -298,6 +346,6 @@
         })
       );
     }
-    render();
+    request(0, true);
   }
 })();

@@ -6,7 +6,10 @@
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
  *      {type: "error", text, detail} when something fails for good; {type: "eval-progress",
- *      fraction, text} and {type: "evaluated", ok, panel | message} for an evaluation.
+ *      fraction, text} and {type: "evaluated", ok, panel | message, problems?, more?} for an
+ *      evaluation (request: {qrels, runs: [{name, file | text}], measures, ties}; the panel comes
+ *      without its per-query rows, which {type: "evaluate-rows", column, ascending, limit, request}
+ *      asks for: {type: "rows", rows, total, request}).
  *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
@@ -294,18 +297,133 @@ function connect(bridge) {
   evaluateJson = bridge.evaluate_json;
 }
 
-/** The «Tus datos» panel: read the files here (they never leave the browser), evaluate in Python. */
+const TEXT_PER_CALL = 1 << 20; // characters handed to Python at a time (about 28,000 run lines)
+
+/**
+ * Read `item` ({name, file} or {name, text}) as a stream, never whole: `onText(text, bytesSoFar)` gets
+ * about TEXT_PER_CALL characters at a time, decoded as UTF-8 (a leading BOM dropped; a byte sequence
+ * that is not UTF-8 throws), and stops the reading by returning true.
+ */
+async function streamText(item, onText) {
+  if (!item.file) {
+    for (let start = 0; start < item.text.length; start += TEXT_PER_CALL) {
+      const end = Math.min(start + TEXT_PER_CALL, item.text.length);
+      if (onText(item.text.slice(start, end), end)) return;
+    }
+    return;
+  }
+  const reader = item.file.stream().getReader();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let pending = [];
+  let length = 0;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+    if (!done) bytes += value.length;
+    if (text) {
+      pending.push(text);
+      length += text.length;
+    }
+    if (length >= TEXT_PER_CALL || (done && length)) {
+      const stop = onText(pending.join(""), bytes);
+      pending = [];
+      length = 0;
+      if (stop) {
+        await reader.cancel();
+        return;
+      }
+    }
+    if (done) return;
+  }
+}
+
+let panelRows = []; // the last evaluation's per-query rows: [{raw, text}, …] each
+
+/** The first `limit` rows in the order of `column` (undefined values, null, always last). */
+function sortedRows(column, ascending, limit) {
+  const sorted = panelRows.slice().sort((a, b) => {
+    const x = a[column].raw;
+    const y = b[column].raw;
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    const order = x < y ? -1 : x > y ? 1 : 0;
+    return ascending ? order : -order;
+  });
+  return sorted.slice(0, limit);
+}
+
+const inMegabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
+
+/**
+ * The «Tus datos» panel: each file streams from disk into Python (raglab_core.browser.EvaluationBridge),
+ * which evaluates a run query by query as it arrives; nothing leaves the browser. Progress is the
+ * share of bytes read, then of the comparison's measures.
+ */
 async function evaluate(request) {
-  const read = async (item) => ({ name: item.name, text: item.file ? await item.file.text() : item.text });
-  const payload = {
-    qrels: await read(request.qrels),
-    runs: await Promise.all(request.runs.map(read)),
-    k: request.k,
-    umbral: request.umbral,
-  };
+  const bridge = evaluateJson.streaming( // raglab_core.browser.EvaluationBridge
+    JSON.stringify({
+      measures: request.measures,
+      ties: request.ties,
+      qrels: request.qrels.name,
+      runs: request.runs.map((run) => run.name),
+    })
+  );
   const progress = (fraction, text) => post("eval-progress", { fraction, text });
-  const result = JSON.parse(evaluateJson(JSON.stringify(payload), progress));
-  post("evaluated", result);
+  try {
+    const files = [["qrels", request.qrels, "los qrels"]].concat(
+      request.runs.map((run, index) => [["A", "B"][index], run, `el run ${["A", "B"][index]}`])
+    );
+    const sizes = files.map(([, item]) => (item.file ? item.file.size : item.text.length) || 1);
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    const readShare = request.runs.length === 2 ? 0.9 : 0.99; // the rest: comparing and building the tables
+    let before = 0;
+    let reached = 0; // the bar never moves back: a second reading fills what is left of the file's share
+    for (const [index, [slot, item, what]] of files.entries()) {
+      for (const grouped of [true, false]) {
+        let answer = JSON.parse(bridge.begin(slot, grouped));
+        if (!answer.ok) return post("evaluated", answer);
+        const again = grouped ? "" : " de nuevo: sus consultas no están agrupadas";
+        const start = Math.max(reached, (readShare * before) / total);
+        const end = (readShare * (before + sizes[index])) / total;
+        let reported = -1;
+        try {
+          await streamText(item, (text, done) => {
+            const stop = bridge.feed(text);
+            reached = start + ((end - start) * done) / sizes[index];
+            if (reached - reported >= 0.005 || stop) {
+              reported = reached;
+              const where = item.file ? ` (${inMegabytes(done)} de ${inMegabytes(sizes[index])} MB)` : "";
+              progress(reached, `Leyendo y evaluando ${what}${again}${where}…`);
+            }
+            return stop;
+          });
+        } catch (error) {
+          return post("evaluated", {
+            ok: false,
+            message: `No se pudo leer «${item.name}»: no es un fichero de texto UTF-8 legible.`,
+            detail: String(error),
+          });
+        }
+        answer = JSON.parse(bridge.end());
+        if (!answer.ok) return post("evaluated", answer);
+        if (!answer.regroup) break;
+      }
+      before += sizes[index];
+    }
+    progress(readShare, request.runs.length === 2 ? "Comparando B con A…" : "Preparando las tablas…");
+    const result = JSON.parse(
+      bridge.finish((fraction, text) => progress(readShare + (1 - readShare) * fraction, text))
+    );
+    if (result.ok) {
+      // Thousands of rows would block the page's thread as they arrive: they stay here (sortedRows).
+      panelRows = result.panel.rows;
+      result.panel.row_count = panelRows.length;
+      delete result.panel.rows;
+    }
+    post("evaluated", result);
+  } finally {
+    bridge.destroy();
+  }
 }
 
 self.addEventListener("message", async (event) => {
@@ -329,6 +447,9 @@ self.addEventListener("message", async (event) => {
     } catch (error) {
       post("evaluated", { ok: false, message: "No se pudieron leer los ficheros.", detail: String(error) });
     }
+  } else if (message.type === "evaluate-rows") {
+    const rows = sortedRows(message.column, message.ascending, message.limit);
+    post("rows", { rows, total: panelRows.length, request: message.request });
   } else if (message.type === "compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so

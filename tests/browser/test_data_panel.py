@@ -9,17 +9,19 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from raglab_core.data_panel import evaluate_files
+from raglab_core.evaluation import DEFAULT_MEASURES
 
 from ..conftest import ROOT
+from ..trec_data import big_collection, qrels_lines, run_lines, write_lines
 from .test_lab import Lab
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"
 FILES = [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
 
 
-def cli_report(k, umbral):
+def cli_report(*options, files=FILES):
     result = subprocess.run(
-        [sys.executable, "-m", "raglab_core", "eval", *map(str, FILES), "--k", str(k), "--umbral", str(umbral), "--json"],
+        [sys.executable, "-m", "raglab_core", "eval", *map(str, files), *options, "--json"],
         capture_output=True, text=True, check=True, cwd=ROOT,
     )
     return json.loads(result.stdout)
@@ -57,8 +59,10 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     page = lab.page
     page.click('[data-action="sample"]')
     evaluated(page)
-    report = cli_report(5, 2)  # the lab's default k and umbral
-    metrics = ["precision", "recall", "mrr", "ndcg"]
+    report = cli_report()  # the page's default measures are the command line's
+    metrics = DEFAULT_MEASURES.split()
+    expect(page.locator('[data-panel-output="means-head"] th')).to_have_text(["Run", "Consultas", *metrics])
+    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["A: run-bm25.txt", "B: run-densa.txt"])
     means = raw_cells(page, '[data-panel-output="means"] tr')
     for shown, run in zip(means, report["runs"]):
         assert [float(value) for value in shown] == [run["mean"][m] for m in metrics]
@@ -70,16 +74,22 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     rows = raw_cells(page, '[data-panel-output="per-query"] tr')
     assert len(rows) == 40
     first = report["runs"][0]["per_query"]["q01"], report["runs"][1]["per_query"]["q01"]
-    assert [float(v) for v in rows[0][:8]] == [run[m] for run in first for m in metrics]
-    expect(page.locator('[data-panel-output="reading"]')).to_contain_text("no corrige por mirar cuatro métricas")
+    assert [float(v) for v in rows[0][:12]] == [run[m] for run in first for m in metrics]
+    expect(page.locator('[data-panel-output="reading"]')).to_contain_text("no corrige por mirar 6 medidas a la vez")
     caption = f"aleatorización pareada ({report['comparison']['permutations']:,} permutaciones)".replace(",", "\u00a0")
     expect(page.locator('[data-panel-output="comparison-caption"]')).to_contain_text(caption)
     expect(page.locator('[data-panel-output="chart"] rect')).to_have_count(40)
+    expect(page.locator('[data-panel-output="chart-y-label"]')).to_have_text("Δ nDCG@10")
+    expect(page.locator('[data-panel-output="chart-x-label"]')).to_have_text("40 consultas, de mayor ganancia a mayor pérdida")
+    expect(page.locator('[data-panel-output="chart-ticks"] li')).to_have_count(3)
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]}})
     assert results.response["violations"] == [], [v["id"] for v in results.response["violations"]]
 
-    # A second evaluation, with another k: the worker is warm, and not one request is made.
+    # Other measures, typed in the panel (the lab's k plays no part): the worker is warm, no request is made.
     lab.press("k", "End")
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.")  # the lab's k changes nothing here
+    asked = "P(rel=2)@5 nDCG(dcg='exp-log2')@12 AP"
+    page.fill('[name="data-measures"]', asked)
     expect(page.locator("[data-data-status]")).to_contain_text("pulsa «Evaluar»")
     page.wait_for_timeout(500)  # the URL change makes Chromium fetch the favicon again: let it
     requests = []
@@ -88,7 +98,7 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     evaluated(page)
     assert requests == []
     means = raw_cells(page, '[data-panel-output="means"] tr')
-    assert [float(v) for v in means[1]] == [cli_report(12, 2)["runs"][1]["mean"][m] for m in metrics]
+    assert [float(v) for v in means[1]] == list(cli_report("--measures", asked)["runs"][1]["mean"].values())
 
 
 def test_files_from_the_picker_and_sorting(lab):
@@ -126,7 +136,7 @@ def test_drag_and_drop_and_paste(lab):
     evaluated(page)
     expect(page.locator('[data-panel-output="comparison"]')).to_be_hidden()
     means = raw_cells(page, '[data-panel-output="means"] tr')
-    expected = evaluate_files({"name": "q", "text": text}, [{"name": "r", "text": pasted}], 5, 2)
+    expected = evaluate_files({"name": "q", "text": text}, [{"name": "r", "text": pasted}])
     assert [float(v) for v in means[0]] == [cell["raw"] for cell in expected["means"][0]["cells"]]
 
 
@@ -134,11 +144,13 @@ def test_drag_and_drop_and_paste(lab):
     "qrels, run, message",
     [
         ("q1 0 d1 2\nq1 0 d2 alto\n", "q1 Q0 d1 1 0.5 x\n", "línea 2: la relevancia «alto» no es un número entero"),
+        ("q1 0 d1 2\n", "q1 Q0 d1 1 ９ x\n", "línea 1: la puntuación «９» no es un número en cifras ASCII"),
+        ("q1 0 d1 2\n", "q2 Q0 d1 1 0.5 x\n", "no tienen ninguna consulta en común"),
         ("q1 Q0 d1 1 0.5 x\n", "q1 Q0 d1 1 0.5 x\n", "esto parece un fichero de run"),
         ("q1 0 d1 2\n", "q1 Q0 d1 1 NaN x\n", "línea 1: la puntuación «NaN» no es un número finito"),
         ("q1 0 d1 2\n", "q1 0 d1 2\n", "esto parece un fichero de qrels"),
     ],
-    ids=["bad relevance", "run as qrels", "NaN score", "qrels as run"],
+    ids=["bad relevance", "fullwidth digit", "no common query", "run as qrels", "NaN score", "qrels as run"],
 )
 def test_bad_files_get_a_spanish_message_with_the_line(panel_page, qrels, run, message):
     page = panel_page
@@ -147,6 +159,49 @@ def test_bad_files_get_a_spanish_message_with_the_line(panel_page, qrels, run, m
     page.click('[data-action="evaluate"]')
     expect(page.locator("[data-data-error]")).to_contain_text(message, timeout=60_000)
     expect(page.locator("[data-data-result]")).to_be_hidden()
+    expect(page.locator("[data-data-error]")).not_to_contain_text("0,000")  # no fake zeros
+
+
+def test_many_problems_are_a_list_of_ten_then_a_count(panel_page):
+    page = panel_page
+    page.fill('[data-paste-for="qrels"]', "q1 0 d1 2\n")
+    page.fill('[data-paste-for="run-a"]', "".join(f"q1 Q0 d{i} {i} 1_{i} x\n" for i in range(13)))
+    page.click('[data-action="evaluate"]')
+    expect(page.locator("[data-data-error-text]")).to_have_text("«run A (texto pegado)» tiene 13 problemas:", timeout=60_000)
+    items = page.locator("[data-data-problems] li")
+    expect(items).to_have_count(11)
+    expect(items.first).to_have_text("línea 1: la puntuación «1_0» no es un número en cifras ASCII")
+    expect(items.last).to_have_text("… y 3 problemas más.")
+
+
+def test_a_file_crossing_many_read_chunks_streams_with_honest_progress(lab, tmp_path):
+    """About 5 MB: many File.stream() chunks and five calls into Python; run B is run A ungrouped."""
+    qrels, run = big_collection(7, queries=120, docs=1000, judged=50)
+    lines = list(run_lines(run))
+    files = [write_lines(tmp_path / "qrels.txt", qrels_lines(qrels)), write_lines(tmp_path / "grande.txt", lines),
+             write_lines(tmp_path / "barajado.txt", lines[1::2] + lines[::2])]
+    assert files[1].stat().st_size > 4_000_000
+    page = lab.page
+    page.evaluate("""() => { window.__progress = [];
+      new MutationObserver(() => window.__progress.push([document.querySelector('[data-data-progress] progress').value,
+        document.querySelector('[data-data-status]').textContent]))
+        .observe(document.querySelector('[data-data-status]'), {childList: true, characterData: true, subtree: true}); }""")
+    for slot, path in zip(["qrels", "run-a", "run-b"], files):
+        page.set_input_files(f'[data-file-for="{slot}"]', str(path))
+    page.click('[data-action="evaluate"]')
+    evaluated(page)
+    report = cli_report(files=files)
+    means = raw_cells(page, '[data-panel-output="means"] tr')
+    assert [float(v) for v in means[0]] == list(report["runs"][0]["mean"].values())
+    assert [float(v) for v in means[1]] == list(report["runs"][1]["mean"].values())
+    expect(page.locator('[data-panel-output="reading"]')).to_contain_text("obtienen el mismo nDCG@10 en cada consulta")
+    progress = page.evaluate("window.__progress")
+    texts = [text for _, text in progress]
+    fractions = [fraction for fraction, _ in progress if fraction is not None]
+    assert any("Leyendo y evaluando el run A (" in t and " MB)…" in t for t in texts)
+    assert any("el run B de nuevo: sus consultas no están agrupadas" in t for t in texts)
+    assert any(t.startswith("Comparando B con A: Judged@10 (6 de 6") for t in texts)
+    assert fractions == sorted(fractions) and len(set(fractions)) > 10  # it moves, and never back
 
 
 def test_missing_inputs_and_cancel(lab):
