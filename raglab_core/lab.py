@@ -42,7 +42,7 @@ from .controls import whole_in_range
 from .errors import LabError
 from .formatting import DASH, count, decimal, integer, percent, spanish_list
 from .ranking import rerank_prefix
-from .form import CONTROL_NAMES, MAX_GRADE, table
+from .form import CONTROL_NAMES, MAX_GRADE, OUTPUTS, table
 from .scenario import validate_scenario
 
 #: How each control is named in Spanish messages.
@@ -254,7 +254,7 @@ def _note_once(outputs) -> None:
     """Keep each panel's "Sin calcular" note on its first output only: the reason is said once, nearby."""
     for panel in ("ranking", "chunking"):
         seen = set()
-        for row in table(1)["outputs"]:
+        for row in OUTPUTS:
             for name in (row["name"], row["companion"]):
                 out = outputs.get(name)
                 if row["panel"] != panel or out is None or not (out["note"] or "").startswith("Sin calcular"):
