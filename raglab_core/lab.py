@@ -38,6 +38,7 @@ outputs that do not depend on it.
 """
 
 from . import chunking, metrics
+from .arithmetic import breakdown, breakdown_texts, chunk_windows, chunk_windows_text
 from .controls import whole_in_range
 from .errors import LabError
 from .formatting import DASH, count, decimal, integer, percent, spanish_list
@@ -100,11 +101,20 @@ def compute(state) -> dict:
         _metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
     )
     outputs["chunking_reading"] = _text_output(_chunking_reading(values, outputs, fp))
+    rows = _ranking_rows(scenario, grades, order, values)
+    arithmetic = breakdown(ranked, judged, values["k"], values["umbral"], [row["id"] for row in rows])
+    outputs.update(_breakdown_outputs(arithmetic, values, outputs))
     return {
         "controls": controls,
         "outputs": outputs,
-        "ranking": _ranking_rows(scenario, grades, order, values),
+        "ranking": rows,
         "unretrieved": _unretrieved_rows(scenario, values),
+        "breakdown": [
+            {**row, **breakdown_texts(row, arithmetic["first_relevant"], values["umbral"]),
+             "first": row["rank"] == arithmetic["first_relevant"]}
+            for row in arithmetic["rows"]
+        ],
+        "chunk_windows": _windows(values),
         "announcements": _announcements(values, outputs),
     }
 
@@ -307,6 +317,56 @@ def _metric_outputs(ranked, judged, values) -> dict:
     return out
 
 
+def _breakdown_outputs(arithmetic, values, outputs) -> dict:
+    """DCG@k, IDCG@k, the ideal order, nDCG as the division with the page's numbers, and MRR's rank."""
+    k = values["k"]
+    out = {}
+    note = _blocked_by(("k", "rerank"), values)
+    out["dcg"] = _undefined(note) if note else _number_output(arithmetic["dcg"], decimal(arithmetic["dcg"]))
+    note = _blocked_by(("k",), values)
+    if note:
+        out["idcg"] = _undefined(note)
+        out["ideal_order"] = _text_output(f"Sin orden ideal hasta que corrijas {_invalid(('k',), values)}.")
+    else:
+        out["idcg"] = _number_output(arithmetic["idcg"], decimal(arithmetic["idcg"]))
+        out["ideal_order"] = _text_output(
+            f"Orden ideal de todos los juicios (los {k} grados más altos): "
+            + ", ".join(str(g) for g in arithmetic["ideal"]) + "."
+            if k > 1 else f"Orden ideal de todos los juicios: el grado más alto, {arithmetic['ideal'][0]}."
+        )
+    ndcg = outputs["ndcg"]
+    if out["dcg"]["value"] is None or out["idcg"]["value"] is None:
+        out["ndcg_division"] = _text_output(f"nDCG@k = DCG@k / IDCG@k: {ndcg['note'] or 'sin calcular'}")
+    elif ndcg["value"] is None:
+        out["ndcg_division"] = _text_output(f"nDCG@{k} = DCG@{k} / IDCG@{k}: el IDCG es 0, así que nDCG no está definido.")
+    else:
+        out["ndcg_division"] = _text_output(
+            f"nDCG@{k} = DCG@{k} / IDCG@{k} = {out['dcg']['text']} / {out['idcg']['text']} = {ndcg['text']}"
+        )
+    first = arithmetic["first_relevant"]
+    if outputs["mrr"]["value"] is None:
+        out["mrr_rank"] = _text_output("MRR@k: sin calcular.")
+    elif first is None:
+        out["mrr_rank"] = _text_output(f"MRR@{k} = 0: ningún relevante entre los {k} primeros." if k > 1
+                                       else "MRR@1 = 0: el primer resultado no es relevante.")
+    else:
+        out["mrr_rank"] = _text_output(
+            f"MRR@{k} = 1 / {first} = {outputs['mrr']['text']}: el primer relevante (marcado con ●) "
+            f"está en la posición {first}."
+        )
+    return out
+
+
+def _windows(values) -> dict:
+    """The chunk-window strip of one document, or no windows while a chunking control is invalid."""
+    if _invalid(("tokens_doc", "chunk", "solape"), values):
+        return {"windows": None, "shown": [], "more": 0, "text": "Sin ventanas hasta que corrijas "
+                f"{_invalid(('tokens_doc', 'chunk', 'solape'), values)}.", "span": 0, "whole": True}
+    windows = chunk_windows(values["tokens_doc"], values["chunk"], values["solape"])
+    windows["text"] = chunk_windows_text(windows)
+    return windows
+
+
 def _footprint(values):
     """The corpus's :class:`~raglab_core.chunking.Footprint`, or None while one of its controls is invalid."""
     if _invalid(CHUNKING_INPUTS, values):
@@ -373,6 +433,9 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
         ]
         if reranked:
             flags.append("en el prefijo reordenado")
+        cut_k, cut_rerank = rank == k, depth is not None and rank == min(depth, len(order))
+        cuts = ([f"corte k = {k}"] if cut_k else []) + (["fin del reranking"] if cut_rerank else [])
+        flags += cuts
         rows.append(
             {
                 "id": doc["id"],
@@ -388,6 +451,9 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
                 "relevant": relevant,
                 "reranked": reranked,
                 "flags_label": ", ".join(flags),
+                "cut_k": cut_k,
+                "cut_rerank": cut_rerank,
+                "cut_label": " · ".join(cuts),
                 "first_stage_score": decimal(doc["first_stage_score"], 2),
                 "reranker_score": decimal(doc["reranker_score"], 2),
             }
@@ -594,11 +660,19 @@ def _chunking_reading(values, outputs, fp) -> str:
             + caveat
         )
     copies = "es una copia creada" if fp.duplicated_tokens == 1 else "son copias creadas"
+    warning = ""
+    if fp.duplication > 1:  # the index holds the corpus more than twice over: copies are the most of it
+        warning = (
+            f" Aviso: un solape de {integer(overlap)} en chunks de {integer(chunk)} deja un stride de "
+            f"{count(fp.stride, 'token')}, así que el índice ocupa {decimal(fp.indexed_tokens / fp.corpus_tokens, 1)} "
+            "veces el corpus: la mayor parte de lo que guarda son copias."
+        )
     return (
         text
         + f" El índice guarda {outputs['indexed_tokens']['text']} tokens para un corpus de "
         f"{integer(fp.corpus_tokens)}: {integer(fp.duplicated_tokens)} "
         f"({outputs['duplication']['text']}) {copies} por el solape."
+        + warning
         + caveat
     )
 

@@ -227,7 +227,9 @@ def test_ranking_rows_flags_and_movement(scenario):
     assert rows[6]["movement_text"] == "" and "fuera del prefijo" in rows[6]["movement_label"]
     assert d04["flags_label"] == "dentro del top-5, relevante, en el prefijo reordenado"
     assert rows[6]["flags_label"] == "fuera del top-k, relevante"
-    assert rows[4]["flags_label"] == "dentro del top-5, no alcanza el umbral, en el prefijo reordenado"
+    assert rows[4]["flags_label"] == "dentro del top-5, no alcanza el umbral, en el prefijo reordenado, corte k = 5"
+    assert [row["cut_label"] for row in rows if row["cut_label"]] == ["corte k = 5", "fin del reranking"]
+    assert [row["rank"] for row in rows if row["cut_k"]] == [5] and [row["rank"] for row in rows if row["cut_rerank"]] == [6]
 
 
 def test_depth_zero_is_first_stage_order(scenario):
@@ -432,3 +434,55 @@ def test_the_readings_test_sees_the_comparisons_the_issue_asks_for(scenario):
     assert any("MRR@" in text and "no cambia" in text and "no distingue lo que viene después" in text for text in readings)
     assert any("nDCG@12 no llega a 1" in text for text in readings)
     assert any("no cambia (" in text and "nDCG@" in text for text in readings)
+
+
+# --- issue 12: the arithmetic on screen (DESIGN §4.2) -----------------------------------------
+
+
+def test_breakdown_rebuilds_ndcg_and_mrr(scenario):
+    view = view_of(scenario)
+    rows, out = view["breakdown"], view["outputs"]
+    assert [row["doc"] for row in rows] == [row["id"] for row in view["ranking"]]
+    assert [(row["rank"], row["grade"], row["gain"]) for row in rows[:3]] == [(1, 3, 7), (2, 2, 3), (3, 2, 3)]
+    assert rows[1]["discount"] == log2(3) and rows[1]["contribution"] == 3 / log2(3)
+    assert [row["in_k"] for row in rows] == [True] * 5 + [False] * 7
+    dcg = 7 / log2(2) + 3 / log2(3) + 3 / log2(4) + 1 / log2(5) + 0 / log2(6)
+    idcg = 7 / log2(2) + 7 / log2(3) + 7 / log2(4) + 3 / log2(5) + 3 / log2(6)
+    assert out["dcg"]["value"] == pytest.approx(dcg, abs=1e-12) and out["idcg"]["value"] == pytest.approx(idcg, abs=1e-12)
+    assert rows[4]["running"] == pytest.approx(dcg, abs=1e-12)
+    assert out["ndcg_division"]["text"] == "nDCG@5 = DCG@5 / IDCG@5 = 10,823 / 17,369 = 0,623"
+    assert out["ideal_order"]["text"] == "Orden ideal de todos los juicios (los 5 grados más altos): 3, 3, 3, 2, 2."
+    assert [row["mrr_text"] for row in rows if row["first"]] == ["● 1/1"]
+    first_stage = view_of(scenario, rerank=0)
+    assert [row["mrr_text"] for row in first_stage["breakdown"] if row["mrr_text"]] == ["● 1/2"]
+    assert first_stage["outputs"]["mrr_rank"]["text"].startswith("MRR@5 = 1 / 2 = 0,500")
+
+
+def test_breakdown_outputs_follow_invalid_controls(scenario):
+    view = view_of(scenario, k="x")
+    assert view["outputs"]["dcg"]["raw"] == "" and view["outputs"]["idcg"]["raw"] == ""
+    assert not any(row["in_k"] for row in view["breakdown"])
+    assert view_of(scenario, rerank="x")["outputs"]["idcg"]["value"] == view_of(scenario)["outputs"]["idcg"]["value"]
+
+
+@pytest.mark.parametrize("tokens, chunk, overlap", [(1200, 512, 64), (1200, 512, 511), (100, 512, 0), (0, 10, 0), (10, 3, 1)])
+def test_chunk_windows_follow_the_contract(scenario, tokens, chunk, overlap):
+    from raglab_core import chunking
+
+    w = view_of(scenario, tokens_doc=tokens, chunk=chunk, solape=overlap)["chunk_windows"]
+    stride = chunk - overlap
+    assert w["windows"] == chunking.footprint(1, tokens, chunk, overlap).chunks
+    assert [(s["start"], s["end"]) for s in w["shown"]] == [
+        (j * stride, min(j * stride + chunk, tokens)) for j in range(min(w["windows"], 12))
+    ]
+    assert w["more"] == w["windows"] - len(w["shown"])
+    assert all(0 <= s["x"] and s["x"] + s["width"] <= 600.01 for s in w["shown"])
+    if w["more"]:
+        assert f"y {w['more']} ventanas más" in w["text"]
+
+
+def test_extreme_overlap_is_warned_about_in_words(scenario):
+    reading = view_of(scenario, chunk=512, solape=511)["outputs"]["chunking_reading"]["text"]
+    assert "689 chunks con un stride de 1 token" in reading
+    assert "Aviso: un solape de 511 en chunks de 512 deja un stride de 1 token, así que el índice ocupa 294,0 veces el corpus" in reading
+    assert "Aviso" not in view_of(scenario)["outputs"]["chunking_reading"]["text"]
