@@ -28,6 +28,9 @@
     gradeSelects[doc.id] = ranking.querySelector(`[data-grade-for="${doc.id}"]`);
   }
   const unretrieved = Array.from(document.querySelectorAll('[data-output="unretrieved"] > li'));
+  const breakdownRows = Array.from(document.querySelectorAll('[data-output="breakdown"] tr[data-rank]'));
+  const strip = document.querySelector('[data-output="chunk-windows"]');
+  const SVG = "http://www.w3.org/2000/svg";
   // The regions holding the lab's outputs: aria-busy while they show another state's values.
   const busyRegions = document.querySelectorAll("[data-busy-region]");
   const statusBox = document.querySelector("[data-status]");
@@ -239,17 +242,57 @@
     }
     applyRanking(view.ranking);
     view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
+    applyBreakdown(view.breakdown);
+    applyWindows(view.chunk_windows);
     scheduleAnnouncement(view.announcements);
   }
 
+  // Copies a view row's fields into a node: data-* attributes by name, and [data-field] cells' text.
+  function writeRow(node, row, dataKeys) {
+    for (const [key, field] of dataKeys) setData(node, key, String(row[field]));
+    for (const cell of node.querySelectorAll("[data-field]")) setText(cell, String(row[cell.dataset.field]));
+  }
+
+  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade"], ["gain", "gain"], ["discount", "discount"],
+    ["contribution", "contribution"], ["inK", "in_k"], ["first", "first"]];
+  function applyBreakdown(viewRows) {
+    viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
+  }
+
+  // The strip's geometry comes from raglab_core.arithmetic: this only moves rectangles.
+  function applyWindows(w) {
+    if (!strip) return;
+    setData(strip, "windows", w.windows === null ? "" : String(w.windows));
+    setData(strip, "whole", String(w.whole));
+    strip.setAttribute("viewBox", `0 0 600 ${w.height || 24}`);
+    for (const node of document.querySelectorAll("[data-windows-text]")) setText(node, w.text);
+    const mark = strip.querySelector("[data-stride-mark]");
+    const [x1, x2] = w.stride_mark || [0, 0];
+    mark.setAttribute("x1", x1);
+    mark.setAttribute("x2", x2);
+    const drawn = strip.querySelectorAll("[data-window]");
+    const same = drawn.length === w.shown.length &&
+      w.shown.every((win, j) => drawn[j].dataset.start === String(win.start) && drawn[j].dataset.end === String(win.end) &&
+        drawn[j].getAttribute("width") === String(win.width));
+    if (same) return;
+    for (const node of drawn) node.remove();
+    for (const win of w.shown) {
+      const rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("data-window", "");
+      rect.dataset.start = String(win.start);
+      rect.dataset.end = String(win.end);
+      rect.dataset.clipped = String(win.clipped);
+      for (const [name, value] of [["x", win.x], ["y", win.y], ["width", win.width], ["height", 9]]) rect.setAttribute(name, value);
+      strip.appendChild(rect);
+    }
+  }
+
+  const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
+    ["cutK", "cut_k"], ["cutRerank", "cut_rerank"], ["cut", "cut_label"]];
   function applyRanking(viewRows) {
     for (const row of viewRows) {
       const item = rows[row.id];
-      setData(item, "grade", String(row.grade));
-      setData(item, "inK", String(row.in_k));
-      setData(item, "reranked", String(row.reranked));
-      setData(item, "relevant", String(row.relevant));
-      for (const field of item.querySelectorAll("[data-field]")) setText(field, String(row[field.dataset.field]));
+      writeRow(item, row, RANKING_DATA);
       const select = gradeSelects[row.id];
       if (select.value !== String(row.grade)) select.value = String(row.grade);
     }
