@@ -5,6 +5,8 @@ grade in a select. Since the page's numbers come from the same core running unde
 agreement proves the browser and CPython compute the same thing.
 """
 
+import random
+import re
 import time
 from urllib.parse import parse_qsl, urlsplit
 
@@ -17,13 +19,16 @@ from ..conftest import load_scenario
 from .conftest import OUTPUT_NAMES, TEXT_OUTPUTS
 
 FORBIDDEN = ("NaN", "Infinity", "undefined", "None", "null")
+# Outputs with no data-value: the readings, and the breakdown's sentences under the table.
+TEXT_ONLY = TEXT_OUTPUTS + ["ideal_order", "ndcg_division", "mrr_rank"]
+BREAKDOWN_CELLS = ("relevant_text", "mrr_text", "gain_text", "discount_text", "contribution_text", "running_text")
 
 # What the page shows, as plain data (runs in the page; evaluate() works under the page's CSP).
 DOM_STATE = """() => {
   const text = (node) => node.textContent.replace(/\\s+/g, " ").trim();
   const outputs = {};
   for (const node of document.querySelectorAll("[data-output]")) {
-    if (node.tagName === "OL" || node.tagName === "UL") continue;
+    if (["OL", "UL", "TABLE", "svg"].includes(node.tagName)) continue;
     outputs[node.dataset.output] = [text(node), node.getAttribute("data-value")];
   }
   const errors = {};
@@ -31,11 +36,19 @@ DOM_STATE = """() => {
   const invalid = {};
   for (const node of document.querySelectorAll("input[name]")) invalid[node.name] = node.getAttribute("aria-invalid") === "true";
   const ranking = Array.from(document.querySelectorAll('ol[data-output="ranking"] > li'), (li) =>
-    [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked]);
+    [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked, li.dataset.cutK, li.dataset.cutRerank]);
+  const breakdown = Array.from(document.querySelectorAll('table[data-output="breakdown"] tr[data-rank]'), (tr) =>
+    [Number(tr.dataset.rank), tr.dataset.doc, Number(tr.dataset.grade), parseFloat(tr.dataset.gain),
+     parseFloat(tr.dataset.discount), parseFloat(tr.dataset.contribution), tr.dataset.inK,
+     Array.from(tr.querySelectorAll("td"), text)]);
+  const strip = document.querySelector('[data-output="chunk-windows"]');
+  const windows = [strip.dataset.windows, Array.from(strip.querySelectorAll("[data-window]"), (w) =>
+    [Number(w.dataset.start), Number(w.dataset.end)])];
   const unretrieved = Array.from(document.querySelectorAll('ul[data-output="unretrieved"] > li'), (li) =>
     [li.dataset.doc, li.dataset.grade, li.dataset.relevant]);
   const total = document.querySelector('[name="total"]').value;
-  return {outputs, errors, invalid, ranking, unretrieved, total, text: document.querySelector("main").innerText};
+  return {outputs, errors, invalid, ranking, unretrieved, total, breakdown, windows,
+          text: document.querySelector("main").innerText};
 }"""
 
 
@@ -51,15 +64,22 @@ def expected_dom(view: dict, state: dict) -> dict:
     total = view["controls"]["total"]
     typed = "total" in state and total["raised_from"] is None
     outputs = {
-        name: [squash(out["text"]), None if name in TEXT_OUTPUTS else out["raw"]]
+        name: [squash(out["text"]), None if name in TEXT_ONLY else out["raw"]]
         for name, out in view["outputs"].items()
     }
+    windows = view["chunk_windows"]
     return {
         "outputs": outputs,
         "errors": {name: squash(control["error"] or "") for name, control in view["controls"].items()},
         "invalid": {name: bool(control["error"]) for name, control in view["controls"].items() if name != "grades"},
-        "ranking": [[row["id"], str(row["grade"]), str(row["in_k"]).lower(), str(row["reranked"]).lower()]
-                    for row in view["ranking"]],
+        "ranking": [[row["id"], str(row["grade"]), str(row["in_k"]).lower(), str(row["reranked"]).lower(),
+                     str(row["cut_k"]).lower(), str(row["cut_rerank"]).lower()] for row in view["ranking"]],
+        "breakdown": [[row["rank"], row["doc"], row["grade"], row["gain"], row["discount"], row["contribution"],
+                       str(row["in_k"]).lower(),
+                       [row["doc"], str(row["grade"])] + [squash(row[f]) for f in BREAKDOWN_CELLS]]
+                      for row in view["breakdown"]],
+        "windows": ["" if windows["windows"] is None else str(windows["windows"]),
+                    [[w["start"], w["end"]] for w in windows["shown"]]],
         "unretrieved": [[row["id"], str(row["grade"]), str(row["relevant"]).lower()] for row in view["unretrieved"]],
         "total": str(state["total"]) if typed else str(total["value"]),
     }
@@ -314,13 +334,14 @@ def test_values_of_another_state_are_busy_until_python_computes_the_current_one(
     page.goto(base_url)
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "loading")
     regions = page.locator("[data-busy-region]")
-    assert regions.count() == 4  # both panels' outputs, the ranking and the unretrieved list
+    # Both panels' outputs, the ranking, the unretrieved list, the breakdown and its totals, the strip.
+    assert regions.count() == 7
     expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)  # the server's render is the form's state
     k = page.locator('[name="k"]')
     k.focus()
     k.press("ArrowLeft")
     k.press("ArrowLeft")  # k = 3 before Python is ready
-    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(4)
+    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
     precision = page.locator('[data-output="precision"]')
     expect(precision).to_have_text(DEFAULT_VIEW["outputs"]["precision"]["text"])  # still the old value…
     expect(precision).to_have_css("opacity", "0.55")  # …and it looks pending
@@ -338,3 +359,43 @@ def test_values_of_another_state_are_busy_until_python_computes_the_current_one(
 
 
 DEFAULT_VIEW = compute({"scenario": load_scenario()})
+
+
+# --- issue 12: the arithmetic on screen -----------------------------------------------------------
+
+
+def test_cut_lines_move_with_k_and_rerank(lab):
+    def cut(kind):
+        return lab.page.locator(f'ol[data-output="ranking"] > li[data-cut-{kind}="true"]')
+
+    for key, k in (("Home", 1), ("ArrowRight", 2), ("End", 12)):
+        lab.press("k", key)
+        view = lab.expect_matches_core()
+        expect(cut("k")).to_have_count(1)
+        expect(cut("k")).to_have_attribute("data-doc", view["ranking"][k - 1]["id"])
+        expect(cut("k")).to_have_attribute("data-cut", re.compile(f"corte k = {k}"))
+    lab.press("rerank", "Home")
+    lab.expect_matches_core()
+    expect(cut("rerank")).to_have_count(0)  # depth 0: no prefix, no line
+    lab.press("rerank", "ArrowRight", 3)
+    view = lab.expect_matches_core()
+    expect(cut("rerank")).to_have_attribute("data-doc", view["ranking"][2]["id"])
+    # The line is drawn: the label shows below the row.
+    content = cut("rerank").evaluate("li => getComputedStyle(li, '::after').content")
+    assert "fin del reranking" in content
+
+
+def test_breakdown_and_windows_match_the_core_in_random_states(page, base_url):
+    rng = random.Random(12)
+    lab = Lab(page, base_url, "?tokens_doc=1200&chunk=512&solape=448")
+    lab.expect_matches_core()
+    for _ in range(6):
+        lab.press("k", rng.choice(["ArrowLeft", "ArrowRight", "Home", "End"]), rng.randint(1, 3))
+        lab.press("rerank", rng.choice(["ArrowLeft", "ArrowRight"]), rng.randint(1, 4))
+        lab.grade(f"d{rng.randint(1, 12):02d}", rng.randint(0, 3))
+        lab.type("chunk", str(rng.choice([64, 300, 512, 1500])))
+        lab.type("solape", str(rng.choice([0, 32, 63, 200])))
+        view = lab.expect_matches_core()
+        expect(page.locator('[data-output="dcg"]')).to_have_attribute("data-value", view["outputs"]["dcg"]["raw"])
+        expect(page.locator('[data-output="idcg"]')).to_have_attribute("data-value", view["outputs"]["idcg"]["raw"])
+    assert lab.errors == []
