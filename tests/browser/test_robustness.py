@@ -172,3 +172,30 @@ def test_no_csp_violation_during_load_and_use(page, base_url):
     assert [text for text in console if "Content Security Policy" in text] == []
     csp = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
     assert csp == header and "unsafe-inline" not in csp
+
+
+def test_every_definition_opens_by_keyboard_and_axe_accepts_it(page, base_url):
+    import yaml
+
+    from ..conftest import ROOT
+
+    front = (ROOT / "site_src" / "content" / "index.md").read_text("utf-8").split("---\n")[1]
+    glossary = yaml.safe_load(front)["glossary"]
+    lab = Lab(page, base_url)
+    buttons = page.locator("main button[data-define]")
+    assert sorted(buttons.evaluate_all("bs => bs.map(b => b.dataset.define)")) == sorted(glossary)
+    for key, entry in glossary.items():
+        button = page.locator(f'main button[data-define="{key}"]')
+        button.focus()
+        page.keyboard.press("Enter")
+        popover = page.locator(f"#def-{key}")
+        expect(popover).to_be_visible()
+        expect(popover).to_have_text(f"{entry['term']}: {entry['text']}")
+        # The same words in the method section.
+        expect(page.locator(".method .glossary", has_text=entry["text"])).to_have_count(1)
+        if key == "ndcg":
+            violations, _ = axe_violations(page)
+            assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
+        page.keyboard.press("Escape")
+        expect(popover).to_be_hidden()
+    assert lab.errors == []
