@@ -68,7 +68,7 @@ OUTPUTS = (
     # The arithmetic on screen (DESIGN §4.2): shown by the breakdown under the ranking, not as cards.
     _row("dcg", "breakdown", "DCG@k", "suma de las contribuciones de los k primeros", "number"),
     _row("idcg", "breakdown", "IDCG@k", "DCG del orden ideal de todos los juicios", "number"),
-    _row("ideal_order", "breakdown", "Orden ideal", "", "reading"),
+    _row("ideal_order", "breakdown", "", "", "reading"),  # shown under IDCG@k
     _row("ndcg_division", "breakdown", "nDCG@k", "", "reading"),
     _row("mrr_rank", "breakdown", "MRR@k", "", "reading"),
 )

@@ -399,3 +399,19 @@ def test_breakdown_and_windows_match_the_core_in_random_states(page, base_url):
         expect(page.locator('[data-output="dcg"]')).to_have_attribute("data-value", view["outputs"]["dcg"]["raw"])
         expect(page.locator('[data-output="idcg"]')).to_have_attribute("data-value", view["outputs"]["idcg"]["raw"])
     assert lab.errors == []
+
+
+def test_on_a_phone_the_numbers_stay_in_view_while_a_slider_moves(page, base_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    lab = Lab(page, base_url)
+    rerank = lab.control("rerank")
+    rerank.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 250)  # and a little further, as a thumb does
+    lab.press("rerank", "ArrowRight")
+    lab.expect_matches_core()
+    for name in ("precision", "recall", "mrr", "ndcg", "relevant_in_k"):
+        box = page.locator(f'[data-output="{name}"]').bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, (name, box)
+    slider = rerank.bounding_box()
+    assert 0 <= slider["y"] <= 844
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing overflows sideways
