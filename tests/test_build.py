@@ -38,7 +38,8 @@ class PageParser(HTMLParser):
                 self.urls.append((tag, key, attrs[key]))
         if attrs.get("id") == "lab-config":
             self._in_config = True
-        if "data-output" in attrs and tag not in ("ol", "ul"):  # lists: the ranking, the unretrieved
+        # Not the lists (ranking, unretrieved), the breakdown table or the chunk-window strip.
+        if "data-output" in attrs and tag not in ("ol", "ul", "table", "svg"):
             self._capture = attrs["data-output"]
             self.outputs[self._capture] = {"raw": attrs.get("data-value"), "text": ""}
 
