@@ -61,7 +61,23 @@ def read_config(path: Path) -> dict:
     for key in ("site_name", "locale", "sources", "related"):
         if key not in config:
             raise BuildError(path, f"missing setting '{key}'")
+    for warning in placeholder_urls(config):
+        print(f"warning: {path.name}: {warning}", file=sys.stderr)
     return config
+
+
+PLACEHOLDER_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:[^/?#:]*\.)?example(?:\.[a-z]+)?(?:[:/?#]|$)", re.I)
+
+
+def placeholder_urls(config: dict) -> list[str]:
+    """One warning per configured URL on a placeholder domain (example.com, raglab.example, …)."""
+    urls = [(f"related[{i}].url", tool.get("url")) for i, tool in enumerate(config.get("related") or [])]
+    urls.append(("site_url", config.get("site_url")))
+    return [
+        f"{where} is a placeholder address ({url}): point it at the real page"
+        for where, url in urls
+        if isinstance(url, str) and PLACEHOLDER_HOST.match(url)
+    ]
 
 
 def read_text(path: Path) -> str:

@@ -7,7 +7,8 @@ and the tests check the page against it. Labels and hints are the page's
 Spanish text.
 
 Row fields: ``name`` (the form-control name or ``data-output`` name),
-``panel`` (``"ranking"`` or ``"chunking"``), ``label``, ``hint`` (the text
+``panel`` (``"ranking"`` or ``"chunking"``; ``"breakdown"`` for the outputs of
+the per-rank arithmetic under the ranking), ``label``, ``hint`` (the text
 under a control, or the caption next to an output), ``kind`` (``"range"``
 or ``"text"`` for a control, ``"number"`` or ``"reading"`` for an output),
 ``min`` and ``max`` (a control's accepted range, inclusive; ``None`` for
@@ -64,6 +65,12 @@ OUTPUTS = (
     _row("duplication", "chunking", "Duplicación por solape", "", "number", companion="duplicated_tokens"),
     _row("stride", "chunking", "Stride", "chunk size − solape", "number"),
     _row("chunking_reading", "chunking", "Lectura de chunking", "", "reading"),
+    # The arithmetic on screen (DESIGN §4.2): shown by the breakdown under the ranking, not as cards.
+    _row("dcg", "breakdown", "DCG@k", "suma de las contribuciones de los k primeros", "number"),
+    _row("idcg", "breakdown", "IDCG@k", "DCG del orden ideal de todos los juicios", "number"),
+    _row("ideal_order", "breakdown", "", "", "reading"),  # shown under IDCG@k
+    _row("ndcg_division", "breakdown", "nDCG@k", "", "reading"),
+    _row("mrr_rank", "breakdown", "MRR@k", "", "reading"),
 )
 CONTROL_NAMES = tuple(row["name"] for row in CONTROLS)
 OUTPUT_NAMES = tuple(name for row in OUTPUTS for name in (row["name"], row["companion"]) if name)
@@ -75,7 +82,7 @@ def table(ranking_size: int) -> dict:
     >>> form = table(12)
     >>> [(row["name"], row["min"], row["max"]) for row in form["controls"][:3]]
     [('k', 1, 12), ('umbral', 1, 3), ('rerank', 0, 12)]
-    >>> [row["name"] for row in form["outputs"] if row["kind"] == "reading"]
+    >>> [row["name"] for row in form["outputs"] if row["kind"] == "reading" and row["panel"] != "breakdown"]
     ['metrics_reading', 'chunking_reading']
     """
     controls = [{**row, "max": ranking_size if row["max"] == RANKING_SIZE else row["max"]} for row in CONTROLS]

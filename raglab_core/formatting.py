@@ -42,6 +42,21 @@ def percent(ratio: float, places: int = 1) -> str:
     return f"{decimal(ratio * 100, places)}{NBSP}%"
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and the noun that agrees with it: ``count(1, "token") -> '1 token'``.
+
+    ``plural`` defaults to ``singular + "s"``, which covers the page's nouns
+    (token, chunk, documento, puesto, relevante); pass it for the others.
+
+    >>> count(1, "token"), count(448, "token"), count(2, "documento juzgado", "documentos juzgados")
+    ('1 token', '448 tokens', '2 documentos juzgados')
+    >>> count(0, "chunk")
+    '0 chunks'
+    """
+    noun = singular if n == 1 else (plural or singular + "s")
+    return f"{integer(n)} {noun}"
+
+
 def spanish_list(items) -> str:
     """Join with commas and a final «y»: ``['a', 'b', 'c'] -> 'a, b y c'``.
 

@@ -1,4 +1,4 @@
-"""The lab's synthetic scenario: a visible ranking plus the default state of the controls.
+"""The lab's synthetic scenario: the judged documents of one query plus the default state of the controls.
 
 A scenario is plain JSON data (``site_src/data/scenario.json``)::
 
@@ -6,12 +6,18 @@ A scenario is plain JSON data (``site_src/data/scenario.json``)::
      "grade_labels": [str, str, str, str],          # names of grades 0..3
      "documents": [{"id": str, "title": str, "grade": 0..3,
                     "first_stage_score": number, "reranker_score": number}, ...],
-     "defaults": {"k": .., "umbral": .., "rerank": .., "total": ..,
+     "unretrieved": [{"id": str, "title": str, "grade": 0..3}, ...],   # optional
+     "defaults": {"k": .., "umbral": .., "rerank": ..,
                   "docs": .., "tokens_doc": .., "chunk": .., "solape": ..}}
 
-``documents`` are listed in first-stage order, so their first-stage scores
-must not increase. The defaults are checked by the same rules as the form
-(:mod:`raglab_core.lab`), by the caller.
+The scenario is the query's whole set of judgments (DESIGN §4.1), as a
+qrels file is: ``documents`` are the judged documents the first stage ranked,
+in first-stage order (so their first-stage scores must not increase), and
+``unretrieved`` the judged documents it never returned. Ids are unique
+across both lists. ``defaults.total`` is optional: without it the lab's
+total of known relevant documents follows the threshold (the judged
+documents that reach it). The defaults are checked by the same rules as the
+form (:mod:`raglab_core.lab`), by the caller.
 """
 
 import math
@@ -21,6 +27,8 @@ from .errors import LabError
 from .form import CONTROL_NAMES, MAX_GRADE
 
 MAX_DOCUMENTS = 50
+OPTIONAL_DEFAULTS = ("total",)
+"""Controls whose default may be left out: ``total`` then follows the threshold."""
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
@@ -32,6 +40,26 @@ def _number(value, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         _fail("Debe ser un número finito.", where)
     return float(value)
+
+
+def _grade(value, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GRADE:
+        _fail(f"Debe ser un entero entre 0 y {MAX_GRADE}.", where)
+    return value
+
+
+def _judged(doc, where: str, seen: set) -> None:
+    """Check the fields every judged document has (``id``, ``title``, ``grade``); record its id in ``seen``."""
+    if not isinstance(doc, dict):
+        _fail("Cada documento debe ser un objeto.", where)
+    doc_id = doc.get("id")
+    if not isinstance(doc_id, str) or not _ID.fullmatch(doc_id):
+        _fail("Debe ser un identificador de 1 a 32 letras, cifras, «-» o «_».", f"{where}.id")
+    if doc_id in seen:
+        _fail(f"El identificador «{doc_id}» está repetido.", f"{where}.id")
+    seen.add(doc_id)
+    _text(doc.get("title"), f"{where}.title")
+    _grade(doc.get("grade"), f"{where}.grade")
 
 
 def _text(value, where: str) -> str:
@@ -69,18 +97,7 @@ def validate_scenario(scenario) -> dict:
     previous_score = math.inf
     for i, doc in enumerate(documents):
         where = f"documents[{i}]"
-        if not isinstance(doc, dict):
-            _fail("Cada documento debe ser un objeto.", where)
-        doc_id = doc.get("id")
-        if not isinstance(doc_id, str) or not _ID.fullmatch(doc_id):
-            _fail("Debe ser un identificador de 1 a 32 letras, cifras, «-» o «_».", f"{where}.id")
-        if doc_id in seen:
-            _fail(f"El identificador «{doc_id}» está repetido.", f"{where}.id")
-        seen.add(doc_id)
-        _text(doc.get("title"), f"{where}.title")
-        grade = doc.get("grade")
-        if isinstance(grade, bool) or not isinstance(grade, int) or not 0 <= grade <= MAX_GRADE:
-            _fail(f"Debe ser un entero entre 0 y {MAX_GRADE}.", f"{where}.grade")
+        _judged(doc, where, seen)
         score = _number(doc.get("first_stage_score"), f"{where}.first_stage_score")
         if score > previous_score:
             _fail(
@@ -90,10 +107,15 @@ def validate_scenario(scenario) -> dict:
             )
         previous_score = score
         _number(doc.get("reranker_score"), f"{where}.reranker_score")
+    unretrieved = scenario.get("unretrieved", [])
+    if not isinstance(unretrieved, list) or len(unretrieved) > MAX_DOCUMENTS:
+        _fail(f"Debe ser una lista de 0 a {MAX_DOCUMENTS} documentos juzgados.", "unretrieved")
+    for i, doc in enumerate(unretrieved):
+        _judged(doc, f"unretrieved[{i}]", seen)
     defaults = scenario.get("defaults")
     if not isinstance(defaults, dict):
         _fail("Debe ser un objeto con el valor inicial de cada control.", "defaults")
-    missing = [name for name in CONTROL_NAMES if name not in defaults]
+    missing = [name for name in CONTROL_NAMES if name not in defaults and name not in OPTIONAL_DEFAULTS]
     if missing:
         _fail(f"Faltan valores iniciales: {', '.join(missing)}.", "defaults")
     return scenario

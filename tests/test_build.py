@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 
 import build
 from raglab_site import runtime
@@ -37,7 +38,8 @@ class PageParser(HTMLParser):
                 self.urls.append((tag, key, attrs[key]))
         if attrs.get("id") == "lab-config":
             self._in_config = True
-        if "data-output" in attrs and tag != "ol":
+        # Not the lists (ranking, unretrieved), the breakdown table or the chunk-window strip.
+        if "data-output" in attrs and tag not in ("ol", "ul", "table", "svg"):
             self._capture = attrs["data-output"]
             self.outputs[self._capture] = {"raw": attrs.get("data-value"), "text": ""}
 
@@ -115,8 +117,8 @@ def test_the_form_table_drives_the_page_and_lab_js(dist, parsed):
 def test_every_internal_url_resolves_and_nothing_foreign_loads(dist, parsed):
     for tag, key, url in parsed.urls:
         parts = urlsplit(url)
-        if tag == "a" and parts.scheme in ("http", "https"):
-            continue  # a link to elsewhere loads nothing until followed
+        if tag == "a" and (parts.scheme in ("http", "https") or url.startswith("../")):
+            continue  # a link to elsewhere (or to a sibling tool of the site) loads nothing until followed
         assert not parts.scheme and not parts.netloc and not url.startswith("/"), f"<{tag} {key}={url}>"
         if url.startswith("#"):
             assert url[1:] in parsed.ids, url
@@ -342,3 +344,15 @@ def test_service_worker_precaches_everything_and_can_be_disabled(dist, sources, 
     build.build(out)
     assert "self.registration.unregister()" in (out / "sw.js").read_text("utf-8")
     assert '"serviceWorker": false' in (out / "index.html").read_text("utf-8")
+
+
+def test_placeholder_urls_are_warned_about(capsys, tmp_path):
+    config = {"site_name": "x", "locale": "es_ES", "sources": [], "site_url": "https://example.com/lab/",
+              "related": [{"url": "https://raglab.example/notas/"}, {"url": "../notas/"},
+                          {"url": "https://examples.com/"}]}
+    assert [w.split(" is ")[0] for w in build.placeholder_urls(config)] == ["related[0].url", "site_url"]
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config), "utf-8")
+    build.read_config(path)
+    assert capsys.readouterr().err.count("warning: config.yaml:") == 2
+    assert build.placeholder_urls(build.read_config(ROOT / "site_src" / "config.yaml")) == []

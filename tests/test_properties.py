@@ -65,7 +65,7 @@ control_value = st.one_of(
     st.sampled_from(["", " ", "-1", "0", "1e309", "NaN", "0x10", "٣", "1,5", "10e3", "5", "512", "64"]),
     json_like,
 )
-NAMES = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "grades"]
+NAMES = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "grades", "edited"]
 FORBIDDEN = ("nan", "inf", "none", "null", "undefined")
 
 
@@ -121,3 +121,61 @@ def test_compute_survives_a_mangled_scenario(data):
         assert error.field and error.field.startswith("scenario")
         return
     json.dumps(view, allow_nan=False)
+
+
+# --- the judgments model (DESIGN §4.1) over valid states ---------------------------------------
+
+CONTROLS = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "grades"]
+
+
+@st.composite
+def valid_states(draw):
+    """States whose every value is valid on its own; only the cross-field rules can object."""
+    state = {
+        "k": draw(st.integers(1, 12)),
+        "umbral": draw(st.integers(1, 3)),
+        "rerank": draw(st.integers(0, 12)),
+        "docs": draw(st.integers(0, 50)),
+        "tokens_doc": draw(st.integers(0, 3000)),
+        "chunk": draw(st.integers(1, 600)),
+        "solape": draw(st.integers(0, 600)),
+        "grades": draw(st.lists(st.integers(0, 3), min_size=12, max_size=12)),
+        "edited": draw(st.lists(st.sampled_from(CONTROLS), unique=True, max_size=5)),
+    }
+    if draw(st.booleans()):
+        state["total"] = str(draw(st.integers(0, 40)))
+    return state
+
+
+@settings(max_examples=300, deadline=None)
+@given(valid_states())
+def test_every_state_follows_the_one_judgments_model(state):
+    scenario = load_scenario()
+    view = compute({"scenario": scenario, **state})
+    grades = state["grades"]
+    judged = grades + [doc["grade"] for doc in scenario["unretrieved"]]
+    displayed = [row["grade"] for row in view["ranking"]]
+    k, threshold = state["k"], state["umbral"]
+    out, total = view["outputs"], view["controls"]["total"]
+    # nDCG = DCG(displayed) / IDCG(all judgments)
+    ideal = metrics.dcg_at_k(sorted(judged, reverse=True), k)
+    assert out["ndcg"]["value"] == (metrics.dcg_at_k(displayed, k) / ideal if ideal else None)
+    # The total in use is the judged count unless the user set one, which is never below it without an error.
+    judged_count = sum(1 for g in judged if g >= threshold)
+    if "total" not in state:
+        assert total == {"value": judged_count, "error": None, "set": False, "raised_from": None}
+    elif total["error"] is None:
+        assert total["value"] == max(int(state["total"]), judged_count)
+    # Recall = relevant in k / the total shown.
+    if total["value"]:
+        assert out["recall"]["value"] == out["relevant_in_k"]["value"] / total["value"]
+    # No field the user did not change carries an error.
+    # (A conflict between values neither of which the user changed, as from a URL, goes on the
+    # solape, whose hint states the rule.)
+    errors = {name for name, control in view["controls"].items() if control["error"]}
+    assert errors <= set(state["edited"]) | {"solape"}
+    pair = [name for name in state["edited"] if name in ("chunk", "solape")]
+    assert ("chunk" in errors) == (state["solape"] >= state["chunk"] and pair[-1:] == ["chunk"])
+    assert ("solape" in errors) == (state["solape"] >= state["chunk"] and pair[-1:] != ["chunk"])
+    if "total" in errors:
+        assert [name for name in state["edited"] if name in ("total", "umbral", "grades")][-1] == "total"

@@ -13,9 +13,11 @@ How our conventions map to theirs:
 * MRR@k: ranx ``mrr@k-lT``; trec_eval's ``recip_rank`` has no cut-off, so it
   gets the run cut at k.
 * nDCG@k: ranx ``ndcg_burges@k`` (gain 2^g - 1, log2(i + 1) discount) with
-  the ideal over all judgments of the query, i.e. our ``judgments`` argument;
-  the page's lab panel passes only the visible grades, which is the case
-  ``extra == 0``. Where the ideal is 0 ranx returns 0 and we return None.
+  the ideal over all judgments of the query, i.e. our ``judgments`` argument.
+  The lab panel uses the same convention (DESIGN §4.1: its scenario's ranked
+  and unretrieved documents are the query's qrels), so its own outputs are
+  compared as they are, with no mapping (the last tests of this file).
+  Where the ideal is 0 ranx returns 0 and we return None.
   trec_eval's ``ndcg_cut`` uses linear gain, so it is checked against the
   same formula with the gain swapped, through our DCG on ``2**g - 1 = g``
   grades (0 and 1 only).
@@ -27,7 +29,9 @@ import pytest
 import pytrec_eval
 from ranx import Qrels, Run, evaluate
 
-from raglab_core import metrics
+from raglab_core import compute, metrics
+
+from .conftest import load_scenario
 
 CASES = 600
 TOLERANCE = 1e-12
@@ -122,3 +126,47 @@ def test_all_metrics_match_ranx(cases):
         assert (0.0 if ours is None else ours) == pytest.approx(recall, abs=TOLERANCE)
         assert metrics.mrr_at_k(grades, k, threshold) == pytest.approx(mrr, abs=TOLERANCE)
         assert metrics.ndcg_at_k(grades, k, judgments=grades + extra) == pytest.approx(ndcg, abs=TOLERANCE)
+
+
+# --- the lab panel itself: its scenario is a qrels file, its displayed ranking a run -------------
+
+
+def lab_cases(seed=11):
+    """Random lab states: k, umbral, rerank depth and edited grades of the default scenario."""
+    rng = random.Random(seed)
+    scenario = load_scenario()
+    for case in range(150):
+        grades = [rng.choice([0, 0, 1, 2, 3]) for _ in scenario["documents"]]
+        state = {"scenario": scenario, "k": rng.randint(1, 12), "umbral": rng.randint(1, 3),
+                 "rerank": rng.randint(0, 12), "grades": grades}
+        yield f"lab{case}", state, compute(state)
+
+
+def lab_as_trec(qid, state, view):
+    """The scenario's judgments (ranked and unretrieved) as qrels; the displayed ranking as a run."""
+    grades = dict(zip((doc["id"] for doc in state["scenario"]["documents"]), state["grades"]))
+    qrels = {**grades, **{doc["id"]: doc["grade"] for doc in state["scenario"]["unretrieved"]}}
+    run = {row["id"]: float(len(view["ranking"]) - i) for i, row in enumerate(view["ranking"])}
+    return {qid: qrels}, {qid: run}
+
+
+def test_lab_outputs_match_trec_eval_and_ranx_as_they_are():
+    cases = list(lab_cases())
+    qrels_all, runs_all, names = {}, {}, set()
+    for qid, state, view in cases:
+        qrels, run = lab_as_trec(qid, state, view)
+        k, threshold = state["k"], state["umbral"]
+        out = view["outputs"]
+        # The total in use is trec_eval's num_rel at this relevance level: the judged count.
+        result = pytrec_eval.RelevanceEvaluator(qrels, {f"P.{k}", f"recall.{k}"}, relevance_level=threshold).evaluate(run)[qid]
+        assert out["precision"]["value"] == pytest.approx(result[f"P_{k}"], abs=TOLERANCE)
+        assert out["recall"]["value"] == pytest.approx(result[f"recall_{k}"], abs=TOLERANCE)
+        qrels_all[qid] = {d: g for d, g in qrels[qid].items() if g > 0}
+        runs_all.update(run)
+        names.update((f"ndcg_burges@{k}", f"mrr@{k}-l{threshold}"))
+    run = Run(runs_all)
+    evaluate(Qrels(qrels_all), run, sorted(names))
+    for qid, state, view in cases:
+        k, threshold = state["k"], state["umbral"]
+        assert view["outputs"]["ndcg"]["value"] == pytest.approx(run.scores[f"ndcg_burges@{k}"][qid], abs=TOLERANCE)
+        assert view["outputs"]["mrr"]["value"] == pytest.approx(run.scores[f"mrr@{k}-l{threshold}"][qid], abs=TOLERANCE)

@@ -27,13 +27,23 @@
     rows[doc.id] = ranking.querySelector(`[data-doc="${doc.id}"]`);
     gradeSelects[doc.id] = ranking.querySelector(`[data-grade-for="${doc.id}"]`);
   }
+  const unretrieved = Array.from(document.querySelectorAll('[data-output="unretrieved"] > li'));
+  const breakdownRows = Array.from(document.querySelectorAll('[data-output="breakdown"] tr[data-rank]'));
+  const strip = document.querySelector('[data-output="chunk-windows"]');
+  const SVG = "http://www.w3.org/2000/svg";
+  // The regions holding the lab's outputs: aria-busy while they show another state's values.
+  const busyRegions = document.querySelectorAll("[data-busy-region]");
   const statusBox = document.querySelector("[data-status]");
   const statusText = statusBox.querySelector("[data-status-text]");
   const statusProgress = statusBox.querySelector("[data-status-progress]");
   const liveRegion = document.querySelector("[data-announce]");
 
   // What the user asked for, by name, exactly as typed or as found in the URL: Python judges it.
+  // `total` is absent until the URL or the user sets it: Python then uses the judged count.
   const raw = { ...defaults };
+  delete raw.total;
+  // The controls the user changed, most recent last: Python puts a conflict's error on the last one.
+  const edited = [];
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
@@ -43,19 +53,14 @@
       raw[name] = params.get(name);
       controls[name].value = raw[name]; // a range input clamps what it cannot hold; raw keeps it
       echo(name);
-      differs = differs || raw[name] !== defaults[name];
     }
-    if (params.has("grades")) {
-      raw.grades = params.get("grades");
-      differs = differs || raw.grades !== defaultGrades;
-    }
-    if (differs) root.dataset.pending = "true";
+    if (params.has("grades")) raw.grades = params.get("grades");
   }
 
   function writeUrl() {
     const params = new URLSearchParams();
     for (const name of NAMES) {
-      if (raw[name] !== defaults[name]) params.set(name, raw[name]);
+      if (raw[name] !== undefined && (name === "total" || raw[name] !== defaults[name])) params.set(name, raw[name]);
     }
     if (raw.grades !== undefined && raw.grades !== defaultGrades) params.set("grades", raw.grades);
     const query = params.toString();
@@ -71,14 +76,31 @@
 
   function state() {
     const current = { scenario: config.scenario };
-    for (const name of NAMES) current[name] = raw[name];
-    if (raw.grades !== undefined) current.grades = raw.grades;
+    for (const name of NAMES) if (raw[name] !== undefined) current[name] = raw[name];
+    if (raw.grades !== undefined && raw.grades !== defaultGrades) current.grades = raw.grades;
+    if (edited.length) current.edited = edited.slice();
     return current;
+  }
+
+  // The state the shown values belong to (the server's render: the defaults), as a comparable key.
+  const key = (current) => JSON.stringify({ ...current, scenario: undefined });
+  let shownKey = key(state());
+
+  // Honest while loading (DESIGN §4): values of another state than the form's are marked busy and dimmed.
+  function markBusy() {
+    const busyNow = key(state()) !== shownKey;
+    for (const region of busyRegions) {
+      if (busyNow) region.setAttribute("aria-busy", "true");
+      else region.removeAttribute("aria-busy");
+    }
+    if (busyNow) root.dataset.pending = "true";
+    else delete root.dataset.pending;
   }
 
   // --- the worker: one request in flight, and only the latest state waits behind it ---------
 
   let worker = null;
+  let sent = null; // the state of the request in flight
   let ready = false;
   let busy = false;
   let queued = false;
@@ -94,15 +116,20 @@
     }
     busy = true;
     queued = false;
-    worker.postMessage({ type: "compute", state: state() });
+    sent = state();
+    worker.postMessage({ type: "compute", state: sent });
   }
 
   // For bench/page.py: the time from the latest input to its view written into the page.
   let inputAt = null;
 
-  function changed() {
+  function changed(name) {
     inputAt = performance.now();
+    const at = edited.indexOf(name);
+    if (at >= 0) edited.splice(at, 1);
+    edited.push(name);
     writeUrl();
+    markBusy();
     request();
   }
 
@@ -123,6 +150,9 @@
       busy = false;
       const applyStart = performance.now();
       applyView(message.view);
+      shownKey = key(sent);
+      adoptTotal(message.view.controls.total);
+      markBusy();
       performance.measure("raglab:apply-view", { start: applyStart });
       performance.measure("raglab:worker-compute", { start: applyStart - message.ms, duration: message.ms });
       if (inputAt !== null && !queued) {
@@ -132,7 +162,6 @@
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
-        delete root.dataset.pending;
         const readyText = "Python está listo: los valores se recalculan en tu navegador." + offlineUnavailable;
         setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
         registerServiceWorker();
@@ -178,6 +207,22 @@
     if (node.dataset[key] !== value) node.dataset[key] = value;
   }
 
+  // The total input always shows the total in use (DESIGN §4.1): the judged count while it follows
+  // the threshold, or the user's value raised to it. Only when the user has not typed since.
+  // What the user typed is left as typed.
+  function adoptTotal(total) {
+    if (total.value === null || raw.total !== sent.total) return;
+    const value = String(total.value);
+    if (total.raised_from !== null) {
+      raw.total = value;
+      shownKey = key({ ...sent, total: value }); // the values shown are those of the raised total
+      writeUrl();
+    } else if (total.set) {
+      return;
+    }
+    if (controls.total.value !== value) controls.total.value = value;
+  }
+
   function applyView(view) {
     for (const [name, control] of Object.entries(view.controls)) {
       const error = control.error || "";
@@ -196,17 +241,58 @@
       if (note) setText(note, output.note || "");
     }
     applyRanking(view.ranking);
+    view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
+    applyBreakdown(view.breakdown);
+    applyWindows(view.chunk_windows);
     scheduleAnnouncement(view.announcements);
   }
 
+  // Copies a view row's fields into a node: data-* attributes by name, and [data-field] cells' text.
+  function writeRow(node, row, dataKeys) {
+    for (const [key, field] of dataKeys) setData(node, key, String(row[field]));
+    for (const cell of node.querySelectorAll("[data-field]")) setText(cell, String(row[cell.dataset.field]));
+  }
+
+  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade"], ["gain", "gain"], ["discount", "discount"],
+    ["contribution", "contribution"], ["inK", "in_k"], ["first", "first"]];
+  function applyBreakdown(viewRows) {
+    viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
+  }
+
+  // The strip's geometry comes from raglab_core.arithmetic: this only moves rectangles.
+  function applyWindows(w) {
+    if (!strip) return;
+    setData(strip, "windows", w.windows === null ? "" : String(w.windows));
+    setData(strip, "whole", String(w.whole));
+    strip.setAttribute("viewBox", `0 0 600 ${w.height || 24}`);
+    for (const node of document.querySelectorAll("[data-windows-text]")) setText(node, w.text);
+    const mark = strip.querySelector("[data-stride-mark]");
+    const [x1, x2] = w.stride_mark || [0, 0];
+    mark.setAttribute("x1", x1);
+    mark.setAttribute("x2", x2);
+    const drawn = strip.querySelectorAll("[data-window]");
+    const same = drawn.length === w.shown.length &&
+      w.shown.every((win, j) => drawn[j].dataset.start === String(win.start) && drawn[j].dataset.end === String(win.end) &&
+        drawn[j].getAttribute("width") === String(win.width));
+    if (same) return;
+    for (const node of drawn) node.remove();
+    for (const win of w.shown) {
+      const rect = document.createElementNS(SVG, "rect");
+      rect.setAttribute("data-window", "");
+      rect.dataset.start = String(win.start);
+      rect.dataset.end = String(win.end);
+      rect.dataset.clipped = String(win.clipped);
+      for (const [name, value] of [["x", win.x], ["y", win.y], ["width", win.width], ["height", 9]]) rect.setAttribute(name, value);
+      strip.appendChild(rect);
+    }
+  }
+
+  const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
+    ["cutK", "cut_k"], ["cutRerank", "cut_rerank"], ["cut", "cut_label"]];
   function applyRanking(viewRows) {
     for (const row of viewRows) {
       const item = rows[row.id];
-      setData(item, "grade", String(row.grade));
-      setData(item, "inK", String(row.in_k));
-      setData(item, "reranked", String(row.reranked));
-      setData(item, "relevant", String(row.relevant));
-      for (const field of item.querySelectorAll("[data-field]")) setText(field, String(row[field.dataset.field]));
+      writeRow(item, row, RANKING_DATA);
       const select = gradeSelects[row.id];
       if (select.value !== String(row.grade)) select.value = String(row.grade);
     }
@@ -240,7 +326,7 @@
     controls[name].addEventListener("input", () => {
       raw[name] = controls[name].value;
       echo(name);
-      changed();
+      changed(name);
     });
   }
   for (const companion of document.querySelectorAll("[data-companion-for]")) {
@@ -249,13 +335,13 @@
       controls[name].value = companion.value;
       raw[name] = companion.value;
       echo(name);
-      changed();
+      changed(name);
     });
   }
   for (const doc of documents) {
     gradeSelects[doc.id].addEventListener("change", () => {
       raw.grades = documents.map((d) => gradeSelects[d.id].value).join(",");
-      changed();
+      changed("grades");
     });
   }
 
@@ -293,6 +379,7 @@
 
   readUrl();
   writeUrl();
+  markBusy();
   if (window.raglabBoot) {
     attachWorker();
   } else {

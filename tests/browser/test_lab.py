@@ -5,6 +5,8 @@ grade in a select. Since the page's numbers come from the same core running unde
 agreement proves the browser and CPython compute the same thing.
 """
 
+import random
+import re
 import time
 from urllib.parse import parse_qsl, urlsplit
 
@@ -17,13 +19,16 @@ from ..conftest import load_scenario
 from .conftest import OUTPUT_NAMES, TEXT_OUTPUTS
 
 FORBIDDEN = ("NaN", "Infinity", "undefined", "None", "null")
+# Outputs with no data-value: the readings, and the breakdown's sentences under the table.
+TEXT_ONLY = TEXT_OUTPUTS + ["ideal_order", "ndcg_division", "mrr_rank"]
+BREAKDOWN_CELLS = ("relevant_text", "mrr_text", "gain_text", "discount_text", "contribution_text", "running_text")
 
 # What the page shows, as plain data (runs in the page; evaluate() works under the page's CSP).
 DOM_STATE = """() => {
   const text = (node) => node.textContent.replace(/\\s+/g, " ").trim();
   const outputs = {};
   for (const node of document.querySelectorAll("[data-output]")) {
-    if (node.tagName === "OL") continue;
+    if (["OL", "UL", "TABLE", "svg"].includes(node.tagName)) continue;
     outputs[node.dataset.output] = [text(node), node.getAttribute("data-value")];
   }
   const errors = {};
@@ -31,8 +36,19 @@ DOM_STATE = """() => {
   const invalid = {};
   for (const node of document.querySelectorAll("input[name]")) invalid[node.name] = node.getAttribute("aria-invalid") === "true";
   const ranking = Array.from(document.querySelectorAll('ol[data-output="ranking"] > li'), (li) =>
-    [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked]);
-  return {outputs, errors, invalid, ranking, text: document.querySelector("main").innerText};
+    [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked, li.dataset.cutK, li.dataset.cutRerank]);
+  const breakdown = Array.from(document.querySelectorAll('table[data-output="breakdown"] tr[data-rank]'), (tr) =>
+    [Number(tr.dataset.rank), tr.dataset.doc, Number(tr.dataset.grade), parseFloat(tr.dataset.gain),
+     parseFloat(tr.dataset.discount), parseFloat(tr.dataset.contribution), tr.dataset.inK,
+     Array.from(tr.querySelectorAll("td"), text)]);
+  const strip = document.querySelector('[data-output="chunk-windows"]');
+  const windows = [strip.dataset.windows, Array.from(strip.querySelectorAll("[data-window]"), (w) =>
+    [Number(w.dataset.start), Number(w.dataset.end)])];
+  const unretrieved = Array.from(document.querySelectorAll('ul[data-output="unretrieved"] > li'), (li) =>
+    [li.dataset.doc, li.dataset.grade, li.dataset.relevant]);
+  const total = document.querySelector('[name="total"]').value;
+  return {outputs, errors, invalid, ranking, unretrieved, total, breakdown, windows,
+          text: document.querySelector("main").innerText};
 }"""
 
 
@@ -40,18 +56,32 @@ def squash(text: str) -> str:
     return " ".join(text.split())
 
 
-def expected_dom(view: dict) -> dict:
-    """What DOM_STATE must read for ``view``, plus the page's text (compared separately)."""
+def expected_dom(view: dict, state: dict) -> dict:
+    """What DOM_STATE must read for ``view`` of ``state``, plus the page's text (compared separately).
+
+    The total input shows the total in use (DESIGN §4.1), except what the user typed, left as typed.
+    """
+    total = view["controls"]["total"]
+    typed = "total" in state and total["raised_from"] is None
     outputs = {
-        name: [squash(out["text"]), None if name in TEXT_OUTPUTS else out["raw"]]
+        name: [squash(out["text"]), None if name in TEXT_ONLY else out["raw"]]
         for name, out in view["outputs"].items()
     }
+    windows = view["chunk_windows"]
     return {
         "outputs": outputs,
         "errors": {name: squash(control["error"] or "") for name, control in view["controls"].items()},
         "invalid": {name: bool(control["error"]) for name, control in view["controls"].items() if name != "grades"},
-        "ranking": [[row["id"], str(row["grade"]), str(row["in_k"]).lower(), str(row["reranked"]).lower()]
-                    for row in view["ranking"]],
+        "ranking": [[row["id"], str(row["grade"]), str(row["in_k"]).lower(), str(row["reranked"]).lower(),
+                     str(row["cut_k"]).lower(), str(row["cut_rerank"]).lower()] for row in view["ranking"]],
+        "breakdown": [[row["rank"], row["doc"], row["grade"], row["gain"], row["discount"], row["contribution"],
+                       str(row["in_k"]).lower(),
+                       [row["doc"], str(row["grade"])] + [squash(row[f]) for f in BREAKDOWN_CELLS]]
+                      for row in view["breakdown"]],
+        "windows": ["" if windows["windows"] is None else str(windows["windows"]),
+                    [[w["start"], w["end"]] for w in windows["shown"]]],
+        "unretrieved": [[row["id"], str(row["grade"]), str(row["relevant"]).lower()] for row in view["unretrieved"]],
+        "total": str(state["total"]) if typed else str(total["value"]),
     }
 
 
@@ -68,6 +98,12 @@ class Lab:
         expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
         self.state = {"scenario": self.scenario, **dict(parse_qsl(query.lstrip("?"), keep_blank_values=True))}
 
+    def edit(self, name, value):
+        """Record what lab.js records: the value, and ``name`` as the most recently changed control."""
+        self.state[name] = value
+        edited = [n for n in self.state.get("edited", []) if n != name]
+        self.state["edited"] = edited + [name]
+
     def control(self, name):
         return self.page.locator(f'[name="{name}"]')
 
@@ -76,7 +112,7 @@ class Lab:
         control.focus()
         for _ in range(times):
             control.press(key)
-        self.state[name] = control.input_value()
+        self.edit(name, control.input_value())
         return self.state[name]
 
     def type(self, name, text):
@@ -86,17 +122,17 @@ class Lab:
         control.press("Backspace")
         if text:
             self.page.keyboard.type(text)
-        self.state[name] = text
+        self.edit(name, text)
 
     def paste(self, name, text):
         """Replace the field's text at once, as a paste does (one input event)."""
         self.control(name).fill(text)
-        self.state[name] = text
+        self.edit(name, text)
 
     def grade(self, doc_id, grade):
         self.page.locator(f'[data-grade-for="{doc_id}"]').select_option(str(grade))
         grades = [self.page.locator(f'[data-grade-for="{d["id"]}"]').input_value() for d in self.scenario["documents"]]
-        self.state["grades"] = ",".join(grades)
+        self.edit("grades", ",".join(grades))
 
     def shown(self) -> dict:
         """Everything the page shows that compute() decides, read in one round trip."""
@@ -105,7 +141,7 @@ class Lab:
     def expect_matches_core(self, timeout: float = 10.0):
         """Every output, error and ranking row equals compute(state) from CPython (waits for it)."""
         view = compute(self.state)
-        expected = expected_dom(view)
+        expected = expected_dom(view, self.state)
         deadline = time.monotonic() + timeout
         while True:
             shown = self.shown()
@@ -116,6 +152,9 @@ class Lab:
         assert shown == expected
         for word in FORBIDDEN:
             assert word not in page_text
+        expect(self.page.locator("[data-busy-region][aria-busy]")).to_have_count(0)  # the values shown are this state's
+        if view["controls"]["total"]["raised_from"] is not None:
+            self.state["total"] = str(view["controls"]["total"]["value"])  # lab.js adopts the raised total
         return view
 
     def url_params(self):
@@ -190,6 +229,7 @@ def test_typing_into_fields(lab):
     view = lab.expect_matches_core()
     assert view["outputs"]["stride"]["value"] == 224
     assert lab.url_params() == {"total": "12", "docs": "250000", "tokens_doc": "800", "chunk": "256", "solape": "32"}
+    expect(lab.control("total")).to_have_value("12")
 
 
 def test_overlap_at_chunk_size_shows_the_hint_and_no_nan(lab):
@@ -211,7 +251,7 @@ def test_editing_a_grade_updates_ndcg(lab):
 
 
 def test_url_round_trip(page, base_url):
-    query = "?k=3&umbral=1&rerank=9&total=11&docs=5&tokens_doc=3000&chunk=1000&solape=100&grades=1,2,1,3,0,2,3,1,0,2,1,3"
+    query = "?k=3&umbral=1&rerank=9&total=16&docs=5&tokens_doc=3000&chunk=1000&solape=100&grades=1,2,1,3,0,2,3,1,0,2,1,3"
     lab = Lab(page, base_url, query)
     view = lab.expect_matches_core()
     assert lab.control("k").input_value() == "3"
@@ -242,3 +282,136 @@ def test_opened_from_disk_it_shows_the_server_render_and_how_to_serve_it(page, s
     expect(page.locator("[data-status-text]")).to_have_text("Los valores mostrados se calcularon al publicar la página.")
     expect(page.locator("[data-status-progress]")).to_be_hidden()
     expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
+
+
+# --- issue 11: one judgments model, errors only where the user typed, honest while loading -------
+
+
+def test_total_follows_the_threshold_and_the_unretrieved_list_flags_relevance(lab):
+    expect(lab.control("total")).to_have_value("8")
+    expect(lab.page.locator('ul[data-output="unretrieved"] > li')).to_have_count(5)
+    lab.press("umbral", "ArrowRight")  # 3: d04, d07 ranked and d13 never retrieved
+    view = lab.expect_matches_core()
+    expect(lab.control("total")).to_have_value("3")
+    assert view["outputs"]["recall"]["value"] == view["outputs"]["relevant_in_k"]["value"] / 3
+    expect(lab.page.locator('ul[data-output="unretrieved"] > li[data-relevant="true"]')).to_have_count(1)
+    assert "total" not in lab.url_params()
+    lab.press("umbral", "Home")
+    lab.expect_matches_core()
+    expect(lab.control("total")).to_have_value("12")
+
+
+def test_a_set_total_is_raised_not_flagged_when_the_threshold_moves(page, base_url):
+    lab = Lab(page, base_url, "?total=9")
+    lab.expect_matches_core()
+    lab.press("umbral", "Home")  # 12 judged documents reach grade 1: more than the 9 set
+    view = lab.expect_matches_core()
+    assert view["controls"]["total"]["raised_from"] == 9
+    expect(page.locator('[data-error-for="total"]')).to_have_text("")
+    expect(lab.control("total")).not_to_have_attribute("aria-invalid", "true")
+    expect(lab.control("total")).to_have_value("12")
+    expect(page.locator('[data-output="metrics_reading"]')).to_contain_text("sube de 9 a 12")
+    assert lab.url_params()["total"] == "12"
+    lab.type("total", "4")  # the user's own field: the error is there, and names the cause
+    view = lab.expect_matches_core()
+    assert view["controls"]["total"]["error"].startswith("Debe ser al menos 12: hay 12 documentos juzgados")
+    assert lab.errors == []
+
+
+def test_dragging_chunk_below_the_overlap_flags_chunk_once(lab):
+    lab.type("chunk", "64")
+    view = lab.expect_matches_core()
+    expect(lab.page.locator('[data-error-for="chunk"]')).to_have_text("Debe ser mayor que el solape (64 tokens).")
+    expect(lab.page.locator('[data-error-for="solape"]')).to_have_text("")
+    expect(lab.control("solape")).not_to_have_attribute("aria-invalid", "true")
+    expect(lab.page.locator(".panel-chunking [data-note-for]", has_text="Sin calcular")).to_have_count(1)
+    assert view["controls"]["solape"]["error"] is None
+
+
+def test_values_of_another_state_are_busy_until_python_computes_the_current_one(page, base_url):
+    held = []
+    page.route("**/assets/snapshot.*.bin", lambda route: held.append(route))  # the runtime's download, held back
+    page.goto(base_url)
+    expect(page.locator("[data-status]")).to_have_attribute("data-status", "loading")
+    regions = page.locator("[data-busy-region]")
+    # Both panels' outputs, the ranking, the unretrieved list, the breakdown and its totals, the strip.
+    assert regions.count() == 7
+    expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)  # the server's render is the form's state
+    k = page.locator('[name="k"]')
+    k.focus()
+    k.press("ArrowLeft")
+    k.press("ArrowLeft")  # k = 3 before Python is ready
+    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
+    precision = page.locator('[data-output="precision"]')
+    expect(precision).to_have_text(DEFAULT_VIEW["outputs"]["precision"]["text"])  # still the old value…
+    expect(precision).to_have_css("opacity", "0.55")  # …and it looks pending
+    expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    for route in held:
+        route.continue_()
+    expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
+    view = compute({"scenario": load_scenario(), "k": "3", "edited": ["k"]})
+    expect(precision).to_have_text(view["outputs"]["precision"]["text"])
+    expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)
+    expect(precision).to_have_css("opacity", "1")
+
+
+DEFAULT_VIEW = compute({"scenario": load_scenario()})
+
+
+# --- issue 12: the arithmetic on screen -----------------------------------------------------------
+
+
+def test_cut_lines_move_with_k_and_rerank(lab):
+    def cut(kind):
+        return lab.page.locator(f'ol[data-output="ranking"] > li[data-cut-{kind}="true"]')
+
+    for key, k in (("Home", 1), ("ArrowRight", 2), ("End", 12)):
+        lab.press("k", key)
+        view = lab.expect_matches_core()
+        expect(cut("k")).to_have_count(1)
+        expect(cut("k")).to_have_attribute("data-doc", view["ranking"][k - 1]["id"])
+        expect(cut("k")).to_have_attribute("data-cut", re.compile(f"corte k = {k}"))
+    lab.press("rerank", "Home")
+    lab.expect_matches_core()
+    expect(cut("rerank")).to_have_count(0)  # depth 0: no prefix, no line
+    lab.press("rerank", "ArrowRight", 3)
+    view = lab.expect_matches_core()
+    expect(cut("rerank")).to_have_attribute("data-doc", view["ranking"][2]["id"])
+    # The line is drawn: the label shows below the row.
+    content = cut("rerank").evaluate("li => getComputedStyle(li, '::after').content")
+    assert "fin del reranking" in content
+
+
+def test_breakdown_and_windows_match_the_core_in_random_states(page, base_url):
+    rng = random.Random(12)
+    lab = Lab(page, base_url, "?tokens_doc=1200&chunk=512&solape=448")
+    lab.expect_matches_core()
+    for _ in range(6):
+        lab.press("k", rng.choice(["ArrowLeft", "ArrowRight", "Home", "End"]), rng.randint(1, 3))
+        lab.press("rerank", rng.choice(["ArrowLeft", "ArrowRight"]), rng.randint(1, 4))
+        lab.grade(f"d{rng.randint(1, 12):02d}", rng.randint(0, 3))
+        lab.type("chunk", str(rng.choice([64, 300, 512, 1500])))
+        lab.type("solape", str(rng.choice([0, 32, 63, 200])))
+        view = lab.expect_matches_core()
+        expect(page.locator('[data-output="dcg"]')).to_have_attribute("data-value", view["outputs"]["dcg"]["raw"])
+        expect(page.locator('[data-output="idcg"]')).to_have_attribute("data-value", view["outputs"]["idcg"]["raw"])
+    assert lab.errors == []
+
+
+def test_on_a_phone_the_numbers_stay_in_view_while_a_slider_moves(page, base_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    lab = Lab(page, base_url)
+    rerank = lab.control("rerank")
+    rerank.scroll_into_view_if_needed()
+    page.mouse.wheel(0, 250)  # and a little further, as a thumb does
+    lab.press("rerank", "ArrowRight")
+    lab.expect_matches_core()
+    for name in ("precision", "recall", "mrr", "ndcg", "relevant_in_k"):
+        box = page.locator(f'[data-output="{name}"]').bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, (name, box)
+    slider = rerank.bounding_box()
+    assert 0 <= slider["y"] <= 844
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing overflows sideways

@@ -67,7 +67,7 @@ def test_hostile_url_behaves_like_typing(page, base_url):
         expect(page.locator(f'[data-error-for="{name}"]').first).not_to_be_empty()
     assert page.locator("main script").count() == 0
     assert lab.press("k", "ArrowRight")  # a slider moved by the user replaces the URL's text
-    lab.state["umbral"] = lab.press("umbral", "Home")
+    lab.press("umbral", "Home")
     lab.expect_matches_core()
     assert lab.errors == []
 
@@ -91,17 +91,17 @@ def test_keyboard_alone(page, base_url):
         assert name in reached
     lab.control("k").focus()
     page.keyboard.press("ArrowLeft")
-    lab.state["k"] = "4"
+    lab.edit("k", "4")
     lab.control("docs").focus()
     page.keyboard.press("Control+A")
     page.keyboard.type("42")
-    lab.state["docs"] = "42"
+    lab.edit("docs", "42")
     lab.expect_matches_core()
     page.locator('[data-grade-for="d05"]').focus()
     page.keyboard.press("ArrowDown")  # a focused <select> changes value with the arrows
     grades = [doc["grade"] for doc in load_scenario()["documents"]]
     grades[4] = 1
-    lab.state["grades"] = ",".join(map(str, grades))
+    lab.edit("grades", ",".join(map(str, grades)))
     lab.expect_matches_core()
     assert lab.errors == []
 
@@ -172,3 +172,29 @@ def test_no_csp_violation_during_load_and_use(page, base_url):
     assert [text for text in console if "Content Security Policy" in text] == []
     csp = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
     assert csp == header and "unsafe-inline" not in csp
+
+
+def test_every_definition_opens_by_keyboard_and_axe_accepts_it(page, base_url):
+    import yaml
+
+    from ..conftest import ROOT
+
+    glossary = yaml.safe_load((ROOT / "site_src" / "config.yaml").read_text("utf-8"))["glossary"]
+    lab = Lab(page, base_url)
+    buttons = page.locator("main button[data-define]")
+    assert sorted(buttons.evaluate_all("bs => bs.map(b => b.dataset.define)")) == sorted(glossary)
+    for key, entry in glossary.items():
+        button = page.locator(f'main button[data-define="{key}"]')
+        button.focus()
+        page.keyboard.press("Enter")
+        popover = page.locator(f"#def-{key}")
+        expect(popover).to_be_visible()
+        expect(popover).to_have_text(f"{entry['term']}: {entry['text']}")
+        # The same words in the method section.
+        expect(page.locator(".method .glossary", has_text=entry["text"])).to_have_count(1)
+        if key == "ndcg":
+            violations, _ = axe_violations(page)
+            assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
+        page.keyboard.press("Escape")
+        expect(popover).to_be_hidden()
+    assert lab.errors == []

@@ -1,0 +1,149 @@
+"""The arithmetic behind the lab's numbers, laid out for the page (DESIGN §4.2).
+
+Two pictures, both plain data computed from the same values as the cards:
+
+* :func:`breakdown` — one row per displayed ranking position with its gain
+  ``2**g - 1``, discount ``log2(i + 1)`` and contribution ``gain / discount``
+  (Järvelin & Kekäläinen 2002; Burges et al. 2005), the running DCG, and the
+  ideal order of *all* judged grades that gives IDCG@k (DESIGN §4.1).
+* :func:`chunk_windows` — one document cut into windows of ``chunk`` tokens
+  every ``stride = chunk - overlap`` tokens, the last clipped at the end, as
+  :func:`raglab_core.chunking.footprint` counts them, with the geometry of an
+  SVG strip that draws the first :data:`MAX_WINDOWS` of them.
+"""
+
+import math
+
+from . import chunking
+from .formatting import count, decimal, integer
+
+MAX_WINDOWS = 12
+"""The strip draws at most this many windows; the rest are counted in words."""
+STRIP_WIDTH = 600
+"""Width of the strip's SVG ``viewBox``, in its own units."""
+BAR_HEIGHT, ROW, ROW_GAP, TOP = 10, 9, 3, 24
+"""The strip's geometry: the document bar, then one row per window below the stride mark."""
+
+
+def breakdown(ranked, judged, k, threshold, ids) -> dict:
+    """Per-rank gain, discount and contribution of ``ranked`` (displayed order), and IDCG@k over ``judged``.
+
+    ``k`` or ``threshold`` may be ``None`` (an invalid control): rows then say
+    nothing about the cut or relevance, and the totals are ``None``.
+    ``first_relevant`` is the rank that sets MRR@k (``None`` if none within k).
+
+    >>> b = breakdown([3, 0, 2], judged=[3, 0, 2, 3], k=2, threshold=2, ids=["a", "b", "c"])
+    >>> [(row["rank"], row["gain"], row["contribution"]) for row in b["rows"]]
+    [(1, 7, 7.0), (2, 0, 0.0), (3, 3, 1.5)]
+    >>> b["dcg"], b["ideal"], b["idcg"] == 7 + 7 / math.log2(3), b["first_relevant"]
+    (7.0, [3, 3], True, 1)
+    """
+    rows, running = [], 0.0
+    contributions = []
+    for rank, (doc_id, grade) in enumerate(zip(ids, ranked), start=1):
+        gain = 2**grade - 1
+        discount = math.log2(rank + 1)
+        contribution = gain / discount
+        contributions.append(contribution)
+        running = math.fsum(contributions)
+        in_k = k is not None and rank <= k
+        rows.append(
+            {
+                "rank": rank,
+                "doc": doc_id,
+                "grade": grade,
+                "gain": gain,
+                "discount": discount,
+                "contribution": contribution,
+                "in_k": in_k,
+                "relevant": threshold is not None and grade >= threshold,
+                "running": running,
+            }
+        )
+    first = None
+    if k is not None and threshold is not None:
+        first = next((row["rank"] for row in rows[:k] if row["relevant"]), None)
+    ideal = sorted(judged, reverse=True)[:k] if k is not None else []
+    return {
+        "rows": rows,
+        "dcg": math.fsum(contributions[:k]) if k is not None else None,
+        "ideal": ideal,
+        "idcg": math.fsum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal)) if k is not None else None,
+        "first_relevant": first,
+    }
+
+
+def breakdown_texts(row: dict, first_relevant, threshold) -> dict:
+    """The Spanish cells of a breakdown row: relevance, MRR mark, gain, discount, contribution, running DCG.
+
+    >>> row = {"rank": 2, "relevant": True, "gain": 7, "discount": math.log2(3),
+    ...        "contribution": 7 / math.log2(3), "running": 11.4}
+    >>> breakdown_texts(row, first_relevant=2, threshold=2)
+    {'relevant_text': 'sí', 'mrr_text': '● 1/2', 'gain_text': '7', 'discount_text': '1,585', 'contribution_text': '4,417', 'running_text': '11,400'}
+    """
+    return {
+        "relevant_text": ("sí" if row["relevant"] else "no") if threshold is not None else "—",
+        "mrr_text": f"● 1/{row['rank']}" if row["rank"] == first_relevant else "",
+        "gain_text": integer(row["gain"]),
+        "discount_text": decimal(row["discount"]),
+        "contribution_text": decimal(row["contribution"]),
+        "running_text": decimal(row["running"]),
+    }
+
+
+def chunk_windows(tokens: int, chunk: int, overlap: int) -> dict:
+    """One document of ``tokens`` tokens as windows, and the strip that draws the first of them.
+
+    ``windows`` is the document's number of windows (as :func:`chunking.footprint`
+    counts them); ``shown`` holds the first ``min(windows, MAX_WINDOWS)``, each
+    with ``start`` and ``end`` (token offsets, end exclusive: ``start = j·stride``,
+    ``end = min(start + chunk, tokens)``) and ``x``/``width`` on a
+    :data:`STRIP_WIDTH`-wide axis spanning ``span`` tokens (the whole document,
+    or up to the last window drawn when more follow).
+
+    >>> w = chunk_windows(1200, 512, 64)
+    >>> w["windows"], [(s["start"], s["end"]) for s in w["shown"]], w["more"]
+    (3, [(0, 512), (448, 960), (896, 1200)], 0)
+    >>> chunk_windows(0, 512, 64)["shown"]
+    []
+    """
+    stride = chunking.stride(chunk, overlap)
+    windows = chunking.footprint(1, tokens, chunk, overlap).per_document
+    shown = []
+    for j in range(min(windows, MAX_WINDOWS)):
+        start = j * stride
+        shown.append({"start": start, "end": min(start + chunk, tokens)})
+    span = shown[-1]["end"] if shown else 0
+    scale = STRIP_WIDTH / span if span else 0
+    for j, window in enumerate(shown):
+        window["x"] = round(window["start"] * scale, 2)
+        window["width"] = round(max((window["end"] - window["start"]) * scale, 1), 2)
+        window["y"] = TOP + j * (ROW + ROW_GAP)
+        window["clipped"] = window["end"] - window["start"] < chunk
+    # The stride: from the first window's start to the second's, drawn between the bar and the rows.
+    stride_mark = [shown[0]["x"], shown[1]["x"]] if len(shown) > 1 else [0, 0]
+    return {"tokens": tokens, "chunk": chunk, "stride": stride, "windows": windows, "shown": shown,
+            "more": windows - len(shown), "span": span, "whole": span == tokens, "stride_mark": stride_mark,
+            "height": TOP + len(shown) * (ROW + ROW_GAP) + 2}
+
+
+def chunk_windows_text(w: dict) -> str:
+    """The strip in words: its text equivalent for screen readers and for anyone who prefers reading.
+
+    >>> chunk_windows_text(chunk_windows(1200, 512, 64))
+    'Un documento de 1200 tokens en 3 ventanas de hasta 512 tokens que empiezan cada 448: 0–512, 448–960 y 896–1200 (la última, recortada al final del documento).'
+    """
+    if not w["windows"]:
+        return "Un documento vacío no tiene ventanas."
+    ranges = [f"{integer(s['start'])}–{integer(s['end'])}" for s in w["shown"]]
+    if w["windows"] == 1:
+        return f"Un documento de {count(w['tokens'], 'token')} cabe en una sola ventana: {ranges[0]}."
+    listed = ", ".join(ranges[:-1]) + " y " + ranges[-1]
+    text = (
+        f"Un documento de {count(w['tokens'], 'token')} en {integer(w['windows'])} ventanas de hasta "
+        f"{count(w['chunk'], 'token')} que empiezan cada {integer(w['stride'])}: "
+    )
+    if w["more"]:
+        return text + ", ".join(ranges) + f" y {count(w['more'], 'ventana')} más."
+    clipped = w["shown"][-1]["end"] - w["shown"][-1]["start"] < w["chunk"]
+    return text + listed + (" (la última, recortada al final del documento)." if clipped else ".")
