@@ -8,10 +8,13 @@ stops with the explanation. The tests never skip for a missing program: they fai
 """
 
 import sys
+from pathlib import Path
 
-from chromium import HOW_TO_GET_ONE as HOW_TO_GET_CHROMIUM, find_chromium
-from firefox import HOW_TO_GET_ONE as HOW_TO_GET_FIREFOX, find_firefox
-from servers import HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script, or imported by pytest
+
+from chromium import HOW_TO_GET_ONE as HOW_TO_GET_CHROMIUM, find_chromium  # noqa: E402
+from firefox import HOW_TO_GET_ONE as HOW_TO_GET_FIREFOX, find_firefox  # noqa: E402
+from servers import HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx  # noqa: E402
 
 # (name, finder, Debian packages, how to get it)
 PROGRAMS = [
