@@ -34,7 +34,7 @@ DOM_STATE = """() => {
   const errors = {};
   for (const node of document.querySelectorAll("[data-error-for]")) errors[node.dataset.errorFor] = text(node);
   const invalid = {};
-  for (const node of document.querySelectorAll("input[name]")) invalid[node.name] = node.getAttribute("aria-invalid") === "true";
+  for (const node of document.querySelectorAll(".panel-ranking input[name], .panel-chunking input[name]")) invalid[node.name] = node.getAttribute("aria-invalid") === "true";
   const ranking = Array.from(document.querySelectorAll('ol[data-output="ranking"] > li'), (li) =>
     [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked, li.dataset.cutK, li.dataset.cutRerank]);
   const breakdown = Array.from(document.querySelectorAll('table[data-output="breakdown"] tr[data-rank]'), (tr) =>
