@@ -89,7 +89,7 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     lab.press("k", "End")
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.")  # the lab's k changes nothing here
     asked = "P(rel=2)@5 nDCG(dcg='exp-log2')@12 AP"
-    page.fill('[name="data-measures"]', asked)
+    page.fill('#data-measures', asked)
     expect(page.locator("[data-data-status]")).to_contain_text("pulsa «Evaluar»")
     page.wait_for_timeout(500)  # the URL change makes Chromium fetch the favicon again: let it
     requests = []
