@@ -245,7 +245,7 @@ def in_the_page(dist, cases):
             )
             page.goto(url)
             page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
-            page.fill('[name="data-measures"]', MEASURES)
+            page.fill('#data-measures', MEASURES)
             status = page.locator("[data-data-status]")
             page.click('[data-action="sample"]')  # warm the evaluation worker
             status.filter(has_text="Evaluación terminada.").wait_for(timeout=120_000)

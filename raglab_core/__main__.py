@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate a run (and compare a second one) against qrels",
         description="Evaluate RUN (and compare RUN2 with it) against QRELS.",
         epilog=f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
-        f"{SUPPORTED}. {TIES_HELP[0].upper() + TIES_HELP[1:]}.",
+        f"{SUPPORTED}. Formats: TREC (extra run columns ignored, # comments; trec_eval 10), BEIR TSV qrels, JSON.",
     )
     add = evaluate.add_argument
     add("qrels", metavar="QRELS", help="qrels: TREC (qid iter docid rel), BEIR TSV (query-id corpus-id score) or JSON")
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--k", type=_at_least(1), help="shorthand: the lab's P, R, RR and nDCG at cut-off k (default 10)")
     add("--umbral", type=_at_least(1), help="shorthand: relevant if rel >= umbral (default 1)")
     add("--gain", choices=GAINS, help="shorthand: nDCG gain 2^rel-1 (exponential, default) or rel (linear)")
-    add("--ties", choices=TIES, default="double", help=TIES_HELP + " (default double)")
+    add("--ties", choices=TIES, default="double", help=TIES_HELP)
     add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
     add("--json", action="store_true", help="print JSON instead of a table")
     add("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")

@@ -215,11 +215,12 @@ def _summary(report, runs) -> str:
     for name, result in runs:
         skipped = []
         if result.not_in_qrels:
-            skipped.append(f"{integer(len(result.not_in_qrels))} sin juicios en los qrels")
+            skipped.append(f"{_plural(len(result.not_in_qrels), 'consulta', 'consultas')} sin juicios en los qrels")
         if result.not_in_run:
-            skipped.append(f"{integer(len(result.not_in_run))} de los qrels sin resultados en el run")
+            skipped.append(f"{_plural(len(result.not_in_run), 'consulta', 'consultas')} de los qrels sin resultados en el run")
         if skipped:
-            text += f" «{name}»: se omiten {' y '.join(skipped)}."
+            one = len(skipped) == 1 and len(result.not_in_qrels or result.not_in_run) == 1
+            text += f" «{name}»: se omite{'' if one else 'n'} {' y '.join(skipped)}."
     return text
 
 

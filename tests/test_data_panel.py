@@ -101,8 +101,12 @@ def test_skipped_queries_are_reported_in_the_summary():
     summary = evaluate_files(qrels, [run], "P@5", "float32")["summary"]
     assert summary == (
         "1 consulta evaluada con P@5 (empates en precisión simple, como trec_eval 9 y pytrec_eval). "
-        "«r»: se omiten 1 sin juicios en los qrels y 1 de los qrels sin resultados en el run."
+        "«r»: se omiten 1 consulta sin juicios en los qrels y 1 consulta de los qrels sin resultados en el run."
     )
+    one = evaluate_files(qrels, [{"name": "r", "text": "q1 Q0 a 1 1 x\nq2 Q0 z 1 1 x\nq9 Q0 z 1 1 x\n"}], "P@5")
+    assert one["summary"].endswith("«r»: se omite 1 consulta sin juicios en los qrels.")
+    two = evaluate_files(qrels, [{"name": "r", "text": "q1 Q0 a 1 1 x\nq2 Q0 z 1 1 x\nq8 Q0 z 1 1 x\nq9 Q0 z 1 1 x\n"}], "P@5")
+    assert two["summary"].endswith("«r»: se omiten 2 consultas sin juicios en los qrels.")
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@
   const statusLine = $("[data-data-status]");
   const errorLine = $("[data-data-error-text]");
   const problemList = $("[data-data-problems]");
-  const settings = { measures: $('[name="data-measures"]'), ties: $('[name="data-ties"]') };
+  const settings = { measures: $('[data-setting="measures"]'), ties: $('[data-setting="ties"]') }; // no name: not the lab's controls
   const SLOT_NAMES = { qrels: "qrels", "run-a": "run A", "run-b": "run B" };
   const MAX_ROWS = 200; // per-query rows drawn at once (the sort still covers every query)
   const progressBox = $("[data-data-progress]");

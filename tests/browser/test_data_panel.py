@@ -89,7 +89,7 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     lab.press("k", "End")
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.")  # the lab's k changes nothing here
     asked = "P(rel=2)@5 nDCG(dcg='exp-log2')@12 AP"
-    page.fill('[name="data-measures"]', asked)
+    page.fill('#data-measures', asked)
     expect(page.locator("[data-data-status]")).to_contain_text("pulsa «Evaluar»")
     page.wait_for_timeout(500)  # the URL change makes Chromium fetch the favicon again: let it
     requests = []
@@ -188,7 +188,13 @@ def test_a_file_crossing_many_read_chunks_streams_with_honest_progress(lab, tmp_
         .observe(document.querySelector('[data-data-status]'), {childList: true, characterData: true, subtree: true}); }""")
     for slot, path in zip(["qrels", "run-a", "run-b"], files):
         page.set_input_files(f'[data-file-for="{slot}"]', str(path))
-    page.click('[data-action="evaluate"]')
+    page.click('[data-action="evaluate"]')  # cancelled while the run streams in…
+    expect(page.locator("[data-data-status]")).to_contain_text("Leyendo y evaluando el run A (", timeout=60_000)
+    page.click('[data-action="cancel"]')
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación cancelada.")
+    expect(page.locator("[data-data-result]")).to_be_hidden()
+    page.evaluate("window.__progress.length = 0")
+    page.click('[data-action="evaluate"]')  # …and evaluated in full by a new worker
     evaluated(page)
     report = cli_report(files=files)
     means = raw_cells(page, '[data-panel-output="means"] tr')
