@@ -86,15 +86,31 @@
   const key = (current) => JSON.stringify({ ...current, scenario: undefined });
   let shownKey = key(state());
 
-  // Honest while loading (DESIGN §4): values of another state than the form's are marked busy and dimmed.
+  // Honest while loading (DESIGN §4): values of another state than the form's are marked busy at
+  // once, and dimmed (data-dim) if they still are after DIM_DELAY_MS: no visible change, and so no
+  // rendering work, for a compute that answers sooner.
+  const DIM_DELAY_MS = 150;
+  let dimTimer = 0;
   function markBusy() {
     const busyNow = key(state()) !== shownKey;
     for (const region of busyRegions) {
       if (busyNow) region.setAttribute("aria-busy", "true");
       else region.removeAttribute("aria-busy");
     }
-    if (busyNow) root.dataset.pending = "true";
-    else delete root.dataset.pending;
+    if (busyNow) {
+      if (root.dataset.pending !== "stale") root.dataset.pending = "true";
+      if (!dimTimer && root.dataset.dim === undefined) {
+        dimTimer = setTimeout(() => {
+          dimTimer = 0;
+          if (root.dataset.pending) root.dataset.dim = "";
+        }, DIM_DELAY_MS);
+      }
+    } else {
+      delete root.dataset.pending;
+      delete root.dataset.dim;
+      clearTimeout(dimTimer);
+      dimTimer = 0;
+    }
   }
 
   // --- the worker: one request in flight, and only the latest state waits behind it ---------
