@@ -47,7 +47,6 @@
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
-    let differs = false;
     for (const name of NAMES) {
       if (!params.has(name)) continue;
       raw[name] = params.get(name);
