@@ -238,22 +238,28 @@
     if (controls.total.value !== value) controls.total.value = value;
   }
 
+  // The nodes of each name, looked up once: a view writes some thirty of them on every change.
+  const nodeCache = new Map();
+  function nodes(selector) {
+    if (!nodeCache.has(selector)) nodeCache.set(selector, Array.from(document.querySelectorAll(selector)));
+    return nodeCache.get(selector);
+  }
+
   function applyView(view) {
     for (const [name, control] of Object.entries(view.controls)) {
       const error = control.error || "";
-      for (const box of document.querySelectorAll(`[data-error-for="${name}"]`)) setText(box, error);
+      for (const box of nodes(`[data-error-for="${name}"]`)) setText(box, error);
       const input = controls[name];
       if (!input) continue;
       if (error) input.setAttribute("aria-invalid", "true");
       else input.removeAttribute("aria-invalid");
     }
     for (const [name, output] of Object.entries(view.outputs)) {
-      for (const node of document.querySelectorAll(`[data-output="${name}"]`)) {
+      for (const node of nodes(`[data-output="${name}"]`)) {
         setText(node, output.text);
         if (node.hasAttribute("data-value")) setData(node, "value", output.raw);
       }
-      const note = document.querySelector(`[data-note-for="${name}"]`);
-      if (note) setText(note, output.note || "");
+      for (const note of nodes(`[data-note-for="${name}"]`)) setText(note, output.note || "");
     }
     applyRanking(view.ranking);
     view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
@@ -280,7 +286,7 @@
     setData(strip, "windows", w.windows === null ? "" : String(w.windows));
     setData(strip, "whole", String(w.whole));
     strip.setAttribute("viewBox", `0 0 600 ${w.height || 24}`);
-    for (const node of document.querySelectorAll("[data-windows-text]")) setText(node, w.text);
+    for (const node of nodes("[data-windows-text]")) setText(node, w.text);
     const mark = strip.querySelector("[data-stride-mark]");
     const [x1, x2] = w.stride_mark || [0, 0];
     mark.setAttribute("x1", x1);
