@@ -71,7 +71,8 @@ PLACEHOLDER_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:[^/?#:]*\.
 
 def placeholder_urls(config: dict) -> list[str]:
     """One warning per configured URL on a placeholder domain (example.com, raglab.example, …)."""
-    urls = [(f"related[{i}].url", tool.get("url")) for i, tool in enumerate(config.get("related") or [])]
+    related = config.get("related") if isinstance(config.get("related"), list) else []
+    urls = [(f"related[{i}].url", tool.get("url")) for i, tool in enumerate(related) if isinstance(tool, dict)]
     urls.append(("site_url", config.get("site_url")))
     return [
         f"{where} is a placeholder address ({url}): point it at the real page"

@@ -27,6 +27,10 @@ def decimal(x: float, places: int = 3) -> str:
     >>> decimal(0.6), decimal(2 / 3, 2), decimal(12345.5, 1).replace(NBSP, " ")
     ('0,600', '0,67', '12 345,5')
     """
+    text = f"{x:.{places}f}"
+    # The usual case, positive with at most four whole digits (no groups): compute() calls this ~70 times.
+    if text[0] != "-" and len(text) - (places + 1 if places else 0) <= 4:
+        return text.replace(".", ",")
     whole, _, fraction = f"{abs(x):.{places}f}".partition(".")
     sign = "-" if x < 0 and (whole + fraction).strip("0") else ""
     text = sign + integer(int(whole))

@@ -179,3 +179,15 @@ def test_every_state_follows_the_one_judgments_model(state):
     assert ("solape" in errors) == (state["solape"] >= state["chunk"] and pair[-1:] != ["chunk"])
     if "total" in errors:
         assert [name for name in state["edited"] if name in ("total", "umbral", "grades")][-1] == "total"
+
+
+@given(st.floats(-1e7, 1e7, allow_nan=False), st.integers(0, 4))
+def test_decimal_fast_path_agrees_with_the_rae_rules(x, places):
+    from raglab_core.formatting import NBSP, decimal
+
+    text = f"{abs(x):.{places}f}"
+    whole, _, fraction = text.partition(".")
+    grouped = f"{int(whole):,}".replace(",", NBSP) if len(whole) > 4 else whole
+    negative = x < 0 and any(ch not in "0." for ch in text)
+    expected = ("-" if negative else "") + grouped + (f",{fraction}" if places else "")
+    assert decimal(x, places) == expected

@@ -47,7 +47,6 @@
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
-    let differs = false;
     for (const name of NAMES) {
       if (!params.has(name)) continue;
       raw[name] = params.get(name);
@@ -86,15 +85,31 @@
   const key = (current) => JSON.stringify({ ...current, scenario: undefined });
   let shownKey = key(state());
 
-  // Honest while loading (DESIGN §4): values of another state than the form's are marked busy and dimmed.
+  // Honest while loading (DESIGN §4): values of another state than the form's are marked busy at
+  // once, and dimmed (data-dim) if they still are after DIM_DELAY_MS: no visible change, and so no
+  // rendering work, for a compute that answers sooner.
+  const DIM_DELAY_MS = 150;
+  let dimTimer = 0;
   function markBusy() {
     const busyNow = key(state()) !== shownKey;
     for (const region of busyRegions) {
       if (busyNow) region.setAttribute("aria-busy", "true");
       else region.removeAttribute("aria-busy");
     }
-    if (busyNow) root.dataset.pending = "true";
-    else delete root.dataset.pending;
+    if (busyNow) {
+      if (root.dataset.pending !== "stale") root.dataset.pending = "true";
+      if (!dimTimer && root.dataset.dim === undefined) {
+        dimTimer = setTimeout(() => {
+          dimTimer = 0;
+          if (root.dataset.pending) root.dataset.dim = "";
+        }, DIM_DELAY_MS);
+      }
+    } else {
+      delete root.dataset.pending;
+      delete root.dataset.dim;
+      clearTimeout(dimTimer);
+      dimTimer = 0;
+    }
   }
 
   // --- the worker: one request in flight, and only the latest state waits behind it ---------
@@ -223,22 +238,28 @@
     if (controls.total.value !== value) controls.total.value = value;
   }
 
+  // The nodes of each name, looked up once: a view writes some thirty of them on every change.
+  const nodeCache = new Map();
+  function nodes(selector) {
+    if (!nodeCache.has(selector)) nodeCache.set(selector, Array.from(document.querySelectorAll(selector)));
+    return nodeCache.get(selector);
+  }
+
   function applyView(view) {
     for (const [name, control] of Object.entries(view.controls)) {
       const error = control.error || "";
-      for (const box of document.querySelectorAll(`[data-error-for="${name}"]`)) setText(box, error);
+      for (const box of nodes(`[data-error-for="${name}"]`)) setText(box, error);
       const input = controls[name];
       if (!input) continue;
       if (error) input.setAttribute("aria-invalid", "true");
       else input.removeAttribute("aria-invalid");
     }
     for (const [name, output] of Object.entries(view.outputs)) {
-      for (const node of document.querySelectorAll(`[data-output="${name}"]`)) {
+      for (const node of nodes(`[data-output="${name}"]`)) {
         setText(node, output.text);
         if (node.hasAttribute("data-value")) setData(node, "value", output.raw);
       }
-      const note = document.querySelector(`[data-note-for="${name}"]`);
-      if (note) setText(note, output.note || "");
+      for (const note of nodes(`[data-note-for="${name}"]`)) setText(note, output.note || "");
     }
     applyRanking(view.ranking);
     view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
@@ -265,7 +286,7 @@
     setData(strip, "windows", w.windows === null ? "" : String(w.windows));
     setData(strip, "whole", String(w.whole));
     strip.setAttribute("viewBox", `0 0 600 ${w.height || 24}`);
-    for (const node of document.querySelectorAll("[data-windows-text]")) setText(node, w.text);
+    for (const node of nodes("[data-windows-text]")) setText(node, w.text);
     const mark = strip.querySelector("[data-stride-mark]");
     const [x1, x2] = w.stride_mark || [0, 0];
     mark.setAttribute("x1", x1);

@@ -344,7 +344,9 @@ def test_values_of_another_state_are_busy_until_python_computes_the_current_one(
     expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
     precision = page.locator('[data-output="precision"]')
     expect(precision).to_have_text(DEFAULT_VIEW["outputs"]["precision"]["text"])  # still the old value…
-    expect(precision).to_have_css("opacity", "0.55")  # …and it looks pending
+    region = page.locator(".panel-ranking .results")  # the busy region holding it…
+    expect(region).to_have_attribute("aria-busy", "true")
+    expect(region).to_have_css("opacity", "0.55")  # …looks pending
     expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
     deadline = time.monotonic() + 30
     while not held and time.monotonic() < deadline:
@@ -355,7 +357,7 @@ def test_values_of_another_state_are_busy_until_python_computes_the_current_one(
     view = compute({"scenario": load_scenario(), "k": "3", "edited": ["k"]})
     expect(precision).to_have_text(view["outputs"]["precision"]["text"])
     expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)
-    expect(precision).to_have_css("opacity", "1")
+    expect(region).to_have_css("opacity", "1")
 
 
 DEFAULT_VIEW = compute({"scenario": load_scenario()})
