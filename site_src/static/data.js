@@ -55,6 +55,7 @@
 
   for (const slot of SLOTS) {
     const input = $(`[data-file-for="${slot}"]`);
+    $(`[data-pick-for="${slot}"]`).addEventListener("click", () => input.click());
     input.addEventListener("change", () => {
       const file = input.files && input.files[0];
       choose(slot, file ? { name: file.name, file } : null);

@@ -103,8 +103,18 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
 
 def test_files_from_the_picker_and_sorting(lab):
     page = lab.page
+    # The picker opens from a Spanish button (a native <button>: the keyboard reaches it); the
+    # browser's own ("Choose File") is not shown.
+    assert page.locator('input[type="file"]:visible').count() == 0
+    expect(page.locator('[data-pick-for="qrels"]')).to_have_accessible_name("Elegir fichero… (Qrels)")
     for slot, path in zip(["qrels", "run-a", "run-b"], FILES):
-        page.set_input_files(f'[data-file-for="{slot}"]', str(path))
+        button = page.locator(f'[data-pick-for="{slot}"]')
+        button.focus()
+        expect(button).to_be_focused()
+        with page.expect_file_chooser() as chooser:
+            button.click()
+        chooser.value.set_files(str(path))
+    expect(page.locator('[data-slot-status="qrels"]')).to_have_text("Elegido: fichero «qrels.txt».")
     expect(page.locator('[data-slot-status="run-b"]')).to_have_text("Elegido: fichero «run-densa.txt».")
     page.click('[data-action="evaluate"]')
     evaluated(page)
