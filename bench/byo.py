@@ -89,7 +89,8 @@ def child_ours(qrels, run):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         status = main(["eval", qrels, run, "--measures", MEASURES, "--json"])
-    assert status == 0
+    if status != 0:
+        raise SystemExit(f"raglab_core eval exited with status {status}")
     means = json.loads(out.getvalue())["runs"][0]["mean"]
     return {"nDCG@10": means["nDCG@10"], "AP@100": means["AP@100"]}
 
