@@ -192,16 +192,23 @@ def test_a_file_crossing_many_read_chunks_streams_with_honest_progress(lab, tmp_
              write_lines(tmp_path / "barajado.txt", lines[1::2] + lines[::2])]
     assert files[1].stat().st_size > 4_000_000
     page = lab.page
-    page.evaluate("""() => { window.__progress = [];
-      new MutationObserver(() => window.__progress.push([document.querySelector('[data-data-progress] progress').value,
-        document.querySelector('[data-data-status]').textContent]))
-        .observe(document.querySelector('[data-data-status]'), {childList: true, characterData: true, subtree: true}); }""")
+    # Cancel from inside the page the moment run A starts streaming: a poll from here can miss a
+    # stage that a fast machine passes in a few milliseconds.
+    page.evaluate("""() => { window.__progress = []; window.__cancelOnRunA = true;
+      const status = document.querySelector('[data-data-status]');
+      new MutationObserver(() => {
+        window.__progress.push([document.querySelector('[data-data-progress] progress').value, status.textContent]);
+        if (window.__cancelOnRunA && status.textContent.includes('Leyendo y evaluando el run A (')) {
+          window.__cancelOnRunA = false;
+          window.__cancelledAt = status.textContent;
+          document.querySelector('[data-action="cancel"]').click();
+        }
+      }).observe(status, {childList: true, characterData: true, subtree: true}); }""")
     for slot, path in zip(["qrels", "run-a", "run-b"], files):
         page.set_input_files(f'[data-file-for="{slot}"]', str(path))
     page.click('[data-action="evaluate"]')  # cancelled while the run streams in…
-    expect(page.locator("[data-data-status]")).to_contain_text("Leyendo y evaluando el run A (", timeout=60_000)
-    page.click('[data-action="cancel"]')
-    expect(page.locator("[data-data-status]")).to_have_text("Evaluación cancelada.")
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación cancelada.", timeout=60_000)
+    assert "Leyendo y evaluando el run A (" in page.evaluate("window.__cancelledAt")
     expect(page.locator("[data-data-result]")).to_be_hidden()
     page.evaluate("window.__progress.length = 0")
     page.click('[data-action="evaluate"]')  # …and evaluated in full by a new worker
