@@ -68,7 +68,7 @@ import json
 import math
 from typing import NamedTuple
 
-from .errors import LabError
+from .errors import LANGUAGES, LabError
 
 MAX_REPORTED = 10
 """Problems listed one by one in a :class:`TrecFormatError`; further ones are only counted."""
@@ -136,7 +136,6 @@ _MESSAGES = {
     ),
 }
 
-_LANGUAGES = {"en": 0, "es": 1}
 _WORDS = {  # (English, Spanish)
     "line": ("line", "línea"),
     "problems": ("problems", "problemas"),
@@ -149,7 +148,7 @@ _WORDS = {  # (English, Spanish)
 
 
 def _word(key, language, **details):
-    return _WORDS[key][_LANGUAGES[language]].format(**details)
+    return _WORDS[key][LANGUAGES.index(language)].format(**details)
 
 
 class Problem(NamedTuple):
@@ -174,7 +173,7 @@ class Problem(NamedTuple):
             details["where"] = (
                 _word("the top level", language) if where is None else _word("query", language, qid=where)
             )
-        text = _MESSAGES[self.kind][_LANGUAGES[language]].format(**details)
+        text = _MESSAGES[self.kind][LANGUAGES.index(language)].format(**details)
         return text if self.line is None else f"{_word('line', language)} {self.line}: {text}"
 
 

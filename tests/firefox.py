@@ -6,7 +6,6 @@ not the /usr/bin wrapper script. tests/system.py checks for it with the other pr
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 CANDIDATES = ("/usr/lib/firefox-esr/firefox-esr", "/usr/lib/firefox/firefox")

@@ -4,7 +4,6 @@ tests/system.py checks for them with the other programs the tests need.
 """
 
 import shutil
-import sys
 from pathlib import Path
 
 BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
