@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 
 import yaml
+from markupsafe import Markup
 
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
@@ -151,8 +152,25 @@ def read_static(directory: Path) -> dict[str, bytes]:
     }
 
 
-def page_context(page, config, scenario, view, assets, lab_config) -> dict:
+def read_inline_scripts(directory: Path) -> dict[str, str]:
+    """The scripts the page carries inline (site_src/inline/): they run while the HTML is still
+    being parsed, before any request. Each is allowed by its hash in the CSP."""
+    scripts = {}
+    for name, data in read_static(directory).items():
+        text = data.decode("utf-8")
+        if re.search(r"</script|<!--", text, re.IGNORECASE):
+            raise BuildError(directory / name, "an inline script cannot contain '</script' or '<!--'")
+        scripts[name] = text
+    return scripts
+
+
+def page_context(page, config, scenario, view, assets, lab_config, inline_scripts) -> dict:
     """The one place that defines what templates may use."""
+    def inline_script(name: str) -> Markup:
+        if name not in inline_scripts:
+            raise MissingAsset(name)
+        return Markup(inline_scripts[name])  # checked by read_inline_scripts; hashed into the CSP
+
     def asset(name: str) -> str:
         if name not in assets:
             raise MissingAsset(name)
@@ -161,14 +179,16 @@ def page_context(page, config, scenario, view, assets, lab_config) -> dict:
     def integrity(name: str) -> str:
         return assets[name]["integrity"]
 
+    policy = site_headers.csp(list(inline_scripts.values()))
     return {
         "page": page,
         "config": config,
         "scenario": scenario,
         "view": view,
-        "csp": site_headers.CSP,
-        "header_rules": site_headers.site_rules(),
+        "csp": policy,
+        "header_rules": site_headers.site_rules(policy),
         "asset": asset,
+        "inline_script": inline_script,
         "integrity": integrity,
         "lab_config": lab_config,
         "ranking_size": len(scenario["documents"]),
@@ -186,7 +206,7 @@ def make_site() -> dict[str, bytes]:
     view = compute(default_state(scenario))
     pyodide_version, pyodide_files, lock_info = read_pyodide()
     wheel_name, wheel = build_wheel()
-    snapshot, snapshot_size = compress_snapshot(make_snapshot(wheel))
+    snapshot, snapshot_size, snapshot_xor = compress_snapshot(make_snapshot(wheel), pyodide_files["pyodide.asm.wasm"])
     decoder = read_brotli_decoder()
 
     files: dict[str, bytes] = {}
@@ -226,6 +246,8 @@ def make_site() -> dict[str, bytes]:
             "url": snapshot_path,
             "integrity": subresource_integrity(snapshot, "sha256"),
             "size": snapshot_size,
+            # The memory image's first bytes are stored XORed with the memory the wasm starts with.
+            "xorBytes": snapshot_xor,
             "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
         },
         "lock": {"info": lock_info, "packages": {}},
@@ -236,7 +258,7 @@ def make_site() -> dict[str, bytes]:
     }
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     env = template_environment(SRC / "templates")
-    context = page_context(page, config, scenario, view, assets, lab_config)
+    context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
     add_precompressed(files)

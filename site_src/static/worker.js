@@ -1,7 +1,7 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
  * In:  {type: "init", pyodide, runtime, wheel: {url, sha256},
- *       snapshot: {url, integrity, size, decoder: {module, wasm}} | null, lock}
+ *       snapshot: {url, integrity, size, xorBytes, decoder: {module, wasm}} | null, lock}
  *      {type: "compute", state}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
@@ -70,11 +70,16 @@ async function fetchOk(url, options) {
   return response;
 }
 
+// Run once on Pyodide's next wasm instance, after instantiation and before any of its code runs
+// (set by bootFromSnapshot); the instance is handed to Pyodide when the returned promise settles.
+let onPyodideInstance = null;
+
 /**
  * Pyodide 314 catches a failed WebAssembly instantiation, logs "wasm instantiation failed!" and
  * never settles loadPyodide() (getInstantiateWasmFunc in Pyodide's runtime module). Watch
  * instantiation here so that a missing or corrupt pyodide.asm.wasm fails the boot instead of
- * hanging it forever.
+ * hanging it forever. Only Pyodide's module counts (Emscripten's imports have "env"), not the
+ * brotli decoder's ("wbg").
  */
 function watchWasmInstantiation() {
   let reject;
@@ -82,14 +87,41 @@ function watchWasmInstantiation() {
   failed.catch(() => {}); // observed through Promise.race below
   for (const name of ["instantiate", "instantiateStreaming"]) {
     const original = WebAssembly[name].bind(WebAssembly);
-    WebAssembly[name] = (source, imports, ...rest) =>
-      original(source, imports, ...rest).catch((error) => {
-        // Only Pyodide's module (Emscripten's imports have "env"), not the brotli decoder's ("wbg").
-        if (imports && imports.env) reject(error);
+    WebAssembly[name] = (source, imports, ...rest) => {
+      const pyodide = Boolean(imports && imports.env);
+      let made = original(source, imports, ...rest).catch((error) => {
+        if (pyodide) reject(error);
         throw error;
       });
+      const hook = pyodide ? onPyodideInstance : null;
+      if (hook) {
+        onPyodideInstance = null;
+        // instantiate(Module) gives an Instance; instantiate(bytes) and the streaming form, {instance, module}.
+        made = made.then(async (result) => (await hook(result.instance || result), result));
+      }
+      return made;
+    };
   }
   return failed;
+}
+
+/**
+ * Undo the build's XOR (raglab_site/wasm.py): the first `length` bytes of the snapshot's memory
+ * image were stored XORed with the memory the wasm starts with, which `memory` still is.
+ */
+function undoXor(snapshot, memory, length) {
+  const offset = new DataView(snapshot.buffer, snapshot.byteOffset, 16).getUint32(4, true);
+  if (memory.buffer.byteLength < length || snapshot.length < offset + length) {
+    throw new Error(`snapshot: cannot undo the XOR of ${length} bytes`);
+  }
+  const start = snapshot.byteOffset + offset;
+  const words = start % 4 === 0 ? length >>> 2 : 0;
+  const image = new Uint32Array(snapshot.buffer, start, words);
+  const initial = new Uint32Array(memory.buffer, 0, words);
+  for (let i = 0; i < words; i++) image[i] ^= initial[i];
+  const imageBytes = new Uint8Array(snapshot.buffer, start, length);
+  const initialBytes = new Uint8Array(memory.buffer, 0, length);
+  for (let i = words * 4; i < length; i++) imageBytes[i] ^= initialBytes[i];
 }
 
 const megabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
@@ -108,13 +140,15 @@ async function brotliDecoder({ module, wasm }) {
 }
 
 /**
- * Decode a brotli stream of known decoded `size` chunk by chunk, as it arrives, into one buffer.
- * Browsers' DecompressionStream has no brotli; this streams the wasm decoder the same way.
+ * Decode a brotli stream chunk by chunk, as it arrives, into `out` (whose length is the decoded
+ * size). Browsers' DecompressionStream has no brotli; this streams the wasm decoder the same way.
+ * Decoding starts once `start` settles: until then the worker's thread is left to the runtime.
  */
-async function decodeBrotli(stream, size, decoderReady) {
+async function decodeBrotli(stream, out, decoderReady, start) {
+  const size = out.length;
   const brotli = await decoderReady;
+  await start;
   const { NeedsMoreOutput, ResultSuccess } = brotli.BrotliStreamResultCode;
-  const out = new Uint8Array(size);
   const state = new brotli.BrotliDecStream();
   const reader = stream.getReader();
   let offset = 0;
@@ -163,14 +197,15 @@ async function integrityCheckedBody({ url, integrity }, signal) {
 }
 
 /**
- * The snapshot, decoded, once its compressed bytes match the digest recorded at build time.
- * In a secure context the download is hashed and decoded at the same time (tee), with progress.
+ * Decode the snapshot into `out`, settling once its compressed bytes match the digest recorded at
+ * build time. In a secure context the download is hashed and decoded at the same time (tee), with
+ * progress. The download starts at once; decoding, once `start` settles.
  */
-async function verifiedSnapshot(snapshot, signal) {
+async function verifiedSnapshot(snapshot, out, signal, start) {
   const decoderReady = brotliDecoder(snapshot.decoder);
   decoderReady.catch(() => {}); // awaited by decodeBrotli
   if (!(self.crypto && crypto.subtle)) {
-    const decoded = await decodeBrotli(await integrityCheckedBody(snapshot, signal), snapshot.size, decoderReady);
+    const decoded = await decodeBrotli(await integrityCheckedBody(snapshot, signal), out, decoderReady, start);
     milestone("snapshotDecoded");
     return decoded;
   }
@@ -201,26 +236,39 @@ async function verifiedSnapshot(snapshot, signal) {
     if (!matches) throw new IntegrityError(`snapshot does not match ${snapshot.integrity}`);
   })();
   // Judge integrity first: a tampered file usually also fails to decode, and must say so.
-  const [hash, decoded] = await Promise.allSettled([hashed, decodeBrotli(forDecoder, snapshot.size, decoderReady)]);
+  const [hash, decoded] = await Promise.allSettled([hashed, decodeBrotli(forDecoder, out, decoderReady, start)]);
   milestone("snapshotDecoded");
   if (hash.status === "rejected") throw hash.reason;
   if (decoded.status === "rejected") throw decoded.reason;
   return decoded.value;
 }
 
-async function bootFromSnapshot(loadPyodide, config, wasmFailed, snapshot) {
+/**
+ * Restore Python from the snapshot being decoded into `buffer` (`filled` settles when it is whole
+ * and verified). Pyodide needs only the snapshot's length to start, and its bytes only after it has
+ * instantiated the wasm: so the wasm downloads and compiles while the snapshot downloads and
+ * decodes. Between the two, the bytes are verified and their XOR undone (onPyodideInstance);
+ * a snapshot that fails never reaches Pyodide, whose attempt is then left waiting forever.
+ */
+async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled) {
+  onPyodideInstance = async (instance) => {
+    milestone("wasmInstantiated");
+    try {
+      await filled;
+    } catch {
+      return new Promise(() => {}); // the failure is reported through `filled` below
+    }
+    post("progress", { text: "Restaurando Python…", fraction: 0.85 });
+    undoXor(buffer, instance.exports.memory, config.snapshot.xorBytes);
+  };
   const restored = loadPyodide({
     indexURL: config.pyodide,
     lockFileContents: config.lock,
     packages: [],
     stdLibURL: `${config.pyodide}empty.zip`, // every module the page uses is in the snapshot
-    _loadSnapshot: snapshot,
+    _loadSnapshot: buffer,
   });
-  restored.catch(() => {}); // when the snapshot is refused, this fails too: already handled
-  // A bad snapshot must fail here, before Pyodide sees a single byte of it.
-  await snapshot;
-  post("progress", { text: "Restaurando Python…", fraction: 0.85 });
-  const py = await Promise.race([restored, wasmFailed]);
+  const py = await Promise.race([restored, wasmFailed, filled.then(() => restored)]);
   milestone("pyodideRestored");
   return py.pyimport("raglab_core.browser");
 }
@@ -258,24 +306,28 @@ async function boot(config) {
   // (and loadPyodide then compiles the wasm while it arrives).
   // When the boot fails for good, the download stops (and with it, progress that would hide the error).
   const downloads = new AbortController();
-  const snapshot = snapshotUsable(config) ? verifiedSnapshot(config.snapshot, downloads.signal) : null;
-  if (snapshot) snapshot.catch(() => {}); // awaited below; not "unhandled" meanwhile
+  const runtime = import(config.runtime);
+  runtime.catch(() => {}); // awaited below
+  // Decoding the snapshot takes the worker's thread for a while: only once the runtime is imported.
+  const buffer = snapshotUsable(config) ? new Uint8Array(config.snapshot.size) : null;
+  const filled = buffer ? verifiedSnapshot(config.snapshot, buffer, downloads.signal, runtime) : null;
+  if (filled) filled.catch(() => {}); // awaited below; not "unhandled" meanwhile
   let loadPyodide;
   try {
     ({ loadPyodide } = await step(
       "Descargando Python (WebAssembly)…",
       0.05,
       "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-      () => import(config.runtime)
+      () => runtime
     ));
   } catch (error) {
     downloads.abort();
     throw error;
   }
   milestone("pyodideImported");
-  if (snapshot) {
+  if (filled) {
     try {
-      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed, snapshot));
+      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled));
       return "snapshot";
     } catch (error) {
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);

@@ -1,13 +1,15 @@
 /* boot.js — starts the Python worker as early as the page allows.
  *
- * Loaded `async` from <head>, it runs while the page is still being parsed and laid out, so the
- * runtime downloads and restores in parallel with the first paint. lab.js, which needs the whole
+ * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
+ * before the stylesheet or any other request, so the runtime downloads and restores in parallel
+ * with the page's parsing and first paint. lab.js, which needs the whole
  * DOM, takes the worker over when it runs; messages that arrive before that are kept for it.
  * Either script may run first: whichever comes second makes the connection.
  */
 (() => {
   "use strict";
 
+  performance.mark("raglab:boot-script");
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const kept = [];
   let deliver = (message) => kept.push(message);
@@ -53,6 +55,7 @@
   }
 
   boot.problem = start();
+  performance.mark("raglab:worker-created");
   window.raglabBoot = boot;
   if (window.raglabAttach) window.raglabAttach(); // lab.js ran first and is waiting
   if (boot.problem) return;
