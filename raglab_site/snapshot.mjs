@@ -70,6 +70,7 @@ pyodide.runPython(
     "zipimport._zip_directory_cache.clear(); linecache.clearcache(); sys._clear_type_cache(); gc.collect()"
 );
 zeroFreeMemory(pyodide._module);
+zeroDeadStack(pyodide._module);
 const snapshot = pyodide.makeMemorySnapshot();
 // Gzip keeps the build cache small; raglab_site/runtime.py recompresses it with brotli for the page.
 // Node's gzip
@@ -101,3 +102,13 @@ function zeroFreeMemory(module) {
   }
   for (const pointer of taken) module._free(pointer);
 }
+
+/**
+ * Zero the C stack below its current top: nothing runs in wasm while the snapshot is taken, so all
+ * of it is dead, but it still holds what the boot's deepest calls left there (21 KB of non-zero
+ * bytes in 10 MB when measured: 14 KB less brotli). The stack grows down from its base to its end.
+ */
+function zeroDeadStack(module) {
+  module.HEAPU8.fill(0, module._emscripten_stack_get_end(), module._emscripten_stack_get_current());
+}
+

@@ -36,6 +36,7 @@ _install
 `;
 
 let computeJson = null;
+let afterReady = null; // work that waits until the page is ready (keeping the snapshot)
 let evaluateJson = null;
 let booting = null;
 // Boot milestones (absolute ms since the epoch), sent with "ready" for bench/page.py.
@@ -250,7 +251,7 @@ async function verifiedSnapshot(snapshot, out, signal, start) {
  * decodes. Between the two, the bytes are verified and their XOR undone (onPyodideInstance);
  * a snapshot that fails never reaches Pyodide, whose attempt is then left waiting forever.
  */
-async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled) {
+async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled, xorBytes) {
   onPyodideInstance = async (instance) => {
     milestone("wasmInstantiated");
     try {
@@ -259,7 +260,7 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled)
       return new Promise(() => {}); // the failure is reported through `filled` below
     }
     post("progress", { text: "Restaurando Python…", fraction: 0.85 });
-    undoXor(buffer, instance.exports.memory, config.snapshot.xorBytes);
+    if (xorBytes) undoXor(buffer, instance.exports.memory, xorBytes);
   };
   const restored = loadPyodide({
     indexURL: config.pyodide,
@@ -299,6 +300,37 @@ function snapshotUsable(config) {
   return Boolean(config.snapshot);
 }
 
+/**
+ * Repeat visits skip the snapshot's download, check and decoding: after a boot, the snapshot as
+ * Pyodide restores it (decoded, XOR undone) is kept in Cache Storage, under its digest. Only in a
+ * secure context (Cache Storage needs one); the service worker deletes it with the build's caches.
+ */
+const DECODED_CACHE = "raglab-snapshot-decoded";
+const decodedKey = (snapshot) => new URL(`?${encodeURIComponent(snapshot.integrity)}`, snapshot.url).href;
+
+async function decodedFromCache(snapshot) {
+  if (!self.caches) return null;
+  try {
+    const response = await (await caches.open(DECODED_CACHE)).match(decodedKey(snapshot));
+    if (!response) return null;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return bytes.length === snapshot.size ? bytes : null;
+  } catch (error) {
+    console.warn("raglab: could not read the kept snapshot:", error);
+    return null;
+  }
+}
+
+async function keepDecoded(snapshot, bytes) {
+  if (!self.caches) return;
+  try {
+    await caches.delete(DECODED_CACHE); // one build's snapshot at a time
+    await (await caches.open(DECODED_CACHE)).put(decodedKey(snapshot), new Response(bytes));
+  } catch (error) {
+    console.warn("raglab: could not keep the snapshot for the next visit:", error); // quota, private mode
+  }
+}
+
 async function boot(config) {
   milestone("init");
   const wasmFailed = watchWasmInstantiation();
@@ -308,9 +340,13 @@ async function boot(config) {
   const downloads = new AbortController();
   const runtime = import(config.runtime);
   runtime.catch(() => {}); // awaited below
+  const kept = snapshotUsable(config) ? await decodedFromCache(config.snapshot) : null;
+  if (kept) milestone("snapshotFromCache");
   // Decoding the snapshot takes the worker's thread for a while: only once the runtime is imported.
-  const buffer = snapshotUsable(config) ? new Uint8Array(config.snapshot.size) : null;
-  const filled = buffer ? verifiedSnapshot(config.snapshot, buffer, downloads.signal, runtime) : null;
+  const buffer = kept || (snapshotUsable(config) ? new Uint8Array(config.snapshot.size) : null);
+  const filled = kept
+    ? Promise.resolve(kept)
+    : buffer && verifiedSnapshot(config.snapshot, buffer, downloads.signal, runtime);
   if (filled) filled.catch(() => {}); // awaited below; not "unhandled" meanwhile
   let loadPyodide;
   try {
@@ -327,10 +363,14 @@ async function boot(config) {
   milestone("pyodideImported");
   if (filled) {
     try {
-      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled));
+      const xorBytes = kept ? 0 : config.snapshot.xorBytes;
+      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled, xorBytes));
+      if (!kept) afterReady = () => keepDecoded(config.snapshot, buffer);
       return "snapshot";
     } catch (error) {
+      downloads.abort(); // its progress must not cover what the plain boot says
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
+      if (kept) caches.delete(DECODED_CACHE).catch(() => {}); // not again on the next visit
       if (error instanceof IntegrityError) {
         post("notice", {
           text:
@@ -482,7 +522,11 @@ self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === "init") {
     booting = boot(message).then(
-      (how) => post("ready", { boot: how, milestones }),
+      (how) => {
+        post("ready", { boot: how, milestones });
+        if (afterReady) setTimeout(afterReady, 1000); // after the first views, off the critical path
+        afterReady = null;
+      },
       (error) => {
         const cause = error.cause || error;
         post("error", {

@@ -51,7 +51,15 @@ def shared_context(browser, browser_context_args):
 
 
 @pytest.fixture
-def page(shared_context):
+def page(shared_context, base_url):
+    """A page in the shared context, whose origin starts without the snapshot that an earlier test's
+    boot kept in Cache Storage: each test downloads, checks and decodes it (or fails to) itself."""
     page = shared_context.new_page()
+    from urllib.parse import urlsplit
+
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
+    cdp = shared_context.new_cdp_session(page)
+    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage"})
+    cdp.detach()
     yield page
     page.close()

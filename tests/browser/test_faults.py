@@ -104,3 +104,74 @@ def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, ba
     else:
         expect(status).to_have_attribute("data-status", "ready")
     assert lab.errors == []
+
+
+# --- repeat visits: the snapshot kept in Cache Storage ---------------------------------------------
+
+KEPT = "raglab-snapshot-decoded"
+
+
+def eventually(page, check, timeout_ms=15_000):
+    """Poll ``check()`` until it is true (Playwright's wait_for_function needs eval: the CSP forbids it)."""
+    for _ in range(timeout_ms // 100):
+        if check():
+            return
+        page.wait_for_timeout(100)
+    assert check()
+
+
+def kept_snapshots(page) -> list[str]:
+    return page.evaluate(f"caches.open('{KEPT}').then(c => c.keys()).then(keys => keys.map(k => k.url))")
+
+
+def boot_milestones(page) -> set[str]:
+    return set(page.evaluate(
+        "performance.getEntriesByType('mark').map(m => m.name)"
+        ".filter(n => n.startsWith('raglab:worker:')).map(n => n.slice(14))"
+    ))
+
+
+def test_a_repeat_visit_restores_the_kept_snapshot_and_computes_what_cpython_computes(page, base_url):
+    from .test_lab import Lab
+
+    downloads = []
+    page.on("request", lambda request: downloads.append(request.url) if "/snapshot." in request.url else None)
+    Lab(page, base_url)
+    expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
+    eventually(page, lambda: len(kept_snapshots(page)) == 1)  # kept a second after ready
+    assert "snapshotFromCache" not in boot_milestones(page) and len(downloads) == 1
+
+    lab = Lab(page, base_url, "?k=9&umbral=3&chunk=256&solape=64")  # the repeat visit
+    expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
+    lab.expect_matches_core()
+    lab.press("rerank", "End")
+    lab.grade("d03", 0)
+    lab.expect_matches_core()
+    assert "snapshotFromCache" in boot_milestones(page) and "snapshotDecoded" not in boot_milestones(page)
+    assert len(downloads) == 1  # not downloaded again
+    assert lab.errors == []
+
+
+@pytest.mark.parametrize("kept", ["short", "garbage"])
+def test_a_damaged_kept_snapshot_is_not_trusted(page, base_url, kept):
+    """A kept copy of the wrong length is ignored (the snapshot is downloaded again); one of the right
+    length that Pyodide refuses ends in the plain boot, and is deleted so the next visit is clean."""
+    from .test_lab import Lab
+
+    Lab(page, base_url)
+    eventually(page, lambda: len(kept_snapshots(page)) == 1)
+    page.evaluate(
+        """async ([name, kind]) => {
+          const cache = await caches.open(name);
+          const [key] = await cache.keys();
+          const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+          await cache.put(key, new Response(kind === "short" ? bytes.subarray(1) : new Uint8Array(bytes.length).fill(7)));
+        }""",
+        [KEPT, kept],
+    )
+    lab = Lab(page, base_url, "?k=4")
+    expect(page.locator("html")).to_have_attribute("data-boot", "snapshot" if kept == "short" else "plain")
+    lab.expect_matches_core()
+    if kept == "garbage":
+        eventually(page, lambda: kept_snapshots(page) == [])
+    assert "snapshotFromCache" not in boot_milestones(page) or kept == "garbage"
