@@ -425,3 +425,41 @@ def test_on_a_phone_the_numbers_stay_in_view_while_a_slider_moves(page, base_url
     slider = rerank.bounding_box()
     assert 0 <= slider["y"] <= 844
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing overflows sideways
+
+
+# --- issue 14: input latency ----------------------------------------------------------------------
+
+COUNT_URL_WRITES = """(() => {
+  const replace = history.replaceState.bind(history);
+  window.__urlWrites = 0;
+  history.replaceState = (...args) => { window.__urlWrites += 1; return replace(...args); };
+})()"""
+
+
+def test_a_burst_of_input_ends_showing_the_last_state_and_writes_the_url_once(page, base_url):
+    page.add_init_script(COUNT_URL_WRITES)
+    lab = Lab(page, base_url)
+    lab.expect_matches_core()
+    writes = page.evaluate("window.__urlWrites")
+    k = lab.control("k")
+    k.focus()
+    for key in ["ArrowRight"] * 4 + ["ArrowLeft"] * 7:  # faster than Python answers: the requests coalesce
+        k.press(key)
+    lab.edit("k", k.input_value())
+    assert lab.state["k"] == "2"
+    # Five changes within one task: only the last may be computed, and it must be.
+    page.evaluate("""() => {
+      const umbral = document.querySelector('[name="umbral"]');
+      for (const value of ["3", "1", "3", "2", "1"]) {
+        umbral.value = value;
+        umbral.dispatchEvent(new Event("input", {bubbles: true}));
+      }
+    }""")
+    lab.edit("umbral", "1")
+    lab.expect_matches_core()
+    expected = {"k": "2", "umbral": "1"}
+    assert lab.url_params(lambda params: params == expected) == expected
+    page.wait_for_timeout(500)
+    # One write once the user paused (two if the burst had a pause in it), not one per change.
+    assert 1 <= page.evaluate("window.__urlWrites") - writes <= 2
+    assert lab.errors == []
