@@ -142,15 +142,38 @@
   let notice = "";
   let announceTimer = 0;
 
+  // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
+  // again (a slider moved back) is shown at once, with the very view Python gave for it.
+  const VIEWS_KEPT = 200;
+  const views = new Map();
+  function keep(stateKey, view) {
+    views.delete(stateKey);
+    views.set(stateKey, view);
+    if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value);
+  }
+
+  // Changes are numbered so that a view never replaces a newer one already shown.
+  let changes = 0;
+  let sentChange = 0;
+  let shownChange = 0;
+
   function request() {
     if (!worker || !ready) return; // sent as soon as Python is ready
+    const current = state();
+    const view = root.dataset.ready === "true" && views.get(key(current));
+    if (view) {
+      queued = false;
+      show(view, current, changes);
+      return;
+    }
     if (busy) {
       queued = true;
       return;
     }
     busy = true;
     queued = false;
-    sent = state();
+    sent = current;
+    sentChange = changes;
     worker.postMessage({ type: "compute", state: sent });
   }
 
@@ -159,12 +182,28 @@
 
   function changed(name) {
     inputAt = performance.now();
+    changes += 1;
     const at = edited.indexOf(name);
     if (at >= 0) edited.splice(at, 1);
     edited.push(name);
+    request();
     scheduleUrl();
     markBusy();
-    request();
+  }
+
+  // Writes `view`, computed for `viewState` (the form's state at change number `change`).
+  function show(view, viewState, change) {
+    const applyStart = performance.now();
+    const viewKey = adoptTotal(view.controls.total, viewState);
+    applyView(view);
+    shownKey = viewKey;
+    shownChange = change;
+    markBusy();
+    performance.measure("raglab:apply-view", { start: applyStart });
+    if (inputAt !== null && change === changes) {
+      performance.measure("raglab:input-to-view", { start: inputAt });
+      inputAt = null;
+    }
   }
 
   function onMessage(message) {
@@ -182,20 +221,13 @@
       request();
     } else if (message.type === "view") {
       busy = false;
-      const applyStart = performance.now();
+      const arrived = performance.now();
+      performance.measure("raglab:worker-compute", { start: arrived - message.ms, duration: message.ms });
       const viewState = sent;
-      const latest = !queued; // no input since this state was sent
-      const viewKey = adoptTotal(message.view.controls.total, viewState);
+      const viewChange = sentChange;
+      keep(key(viewState), message.view);
       if (queued) request(); // Python starts on the latest state while this one is written
-      applyView(message.view);
-      shownKey = viewKey;
-      markBusy();
-      performance.measure("raglab:apply-view", { start: applyStart });
-      performance.measure("raglab:worker-compute", { start: applyStart - message.ms, duration: message.ms });
-      if (inputAt !== null && latest) {
-        performance.measure("raglab:input-to-view", { start: inputAt });
-        inputAt = null;
-      }
+      if (viewChange > shownChange || root.dataset.ready !== "true") show(message.view, viewState, viewChange);
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";

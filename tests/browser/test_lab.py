@@ -463,3 +463,36 @@ def test_a_burst_of_input_ends_showing_the_last_state_and_writes_the_url_once(pa
     # One write once the user paused (two if the burst had a pause in it), not one per change.
     assert 1 <= page.evaluate("window.__urlWrites") - writes <= 2
     assert lab.errors == []
+
+
+COUNT_COMPUTES = """(() => {
+  const post = Worker.prototype.postMessage;
+  window.__computes = 0;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === "compute") window.__computes += 1;
+    return post.call(this, message, ...rest);
+  };
+})()"""
+
+
+def test_a_state_met_again_is_shown_from_the_view_python_gave_for_it(page, base_url):
+    page.add_init_script(COUNT_COMPUTES)
+    lab = Lab(page, base_url, "?total=9")
+    lab.expect_matches_core()
+    lab.press("k", "ArrowRight")  # 6: new, computed
+    lab.expect_matches_core()
+    lab.press("umbral", "Home")  # new, computed; the total set to 9 is raised to 12
+    lab.expect_matches_core()
+    computes = page.evaluate("window.__computes")
+    lab.press("k", "ArrowLeft")  # k = 5 with umbral 1: new
+    lab.expect_matches_core()
+    assert page.evaluate("window.__computes") == computes + 1
+    lab.press("k", "ArrowRight")  # k = 6 with umbral 1, total 12, edited [umbral, k]: new
+    lab.expect_matches_core()
+    lab.press("k", "ArrowLeft")  # met again: no compute, the same values
+    lab.expect_matches_core()
+    lab.press("k", "ArrowRight")
+    lab.expect_matches_core()
+    assert page.evaluate("window.__computes") == computes + 2
+    assert lab.url_params(lambda params: params.get("k") == "6") == {"k": "6", "umbral": "1", "total": "12"}
+    assert lab.errors == []
