@@ -144,7 +144,7 @@
 
   // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
   // again (a slider moved back) is shown at once, with the very view Python gave for it.
-  const VIEWS_KEPT = 200;
+  const VIEWS_KEPT = 64; // a view is some 14 kB as JSON
   const views = new Map();
   function keep(stateKey, view) {
     views.delete(stateKey);
