@@ -192,9 +192,8 @@
   }
 
   // Writes `view`, computed for `viewState` (the form's state at change number `change`).
-  function show(view, viewState, change) {
+  function show(view, viewState, change, viewKey = adoptTotal(view.controls.total, viewState)) {
     const applyStart = performance.now();
-    const viewKey = adoptTotal(view.controls.total, viewState);
     applyView(view);
     shownKey = viewKey;
     shownChange = change;
@@ -226,8 +225,11 @@
       const viewState = sent;
       const viewChange = sentChange;
       keep(key(viewState), message.view);
+      const newer = () => viewChange > shownChange || root.dataset.ready !== "true";
+      // A total this view raises is adopted first, so that the latest state goes to Python with it.
+      const viewKey = newer() ? adoptTotal(message.view.controls.total, viewState) : null;
       if (queued) request(); // Python starts on the latest state while this one is written
-      if (viewChange > shownChange || root.dataset.ready !== "true") show(message.view, viewState, viewChange);
+      if (viewKey !== null && newer()) show(message.view, viewState, viewChange, viewKey);
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
