@@ -8,7 +8,8 @@ with the same dev server as `build.py serve`, and drives headless Chromium:
 * cold: a fresh browser context per run; repeat: one context reused (HTTP cache, service worker);
 * first contentful paint, and whether the server-rendered numbers were there at that moment;
 * time to interactive: navigation start → <html data-ready="true"> (lab.js marks "raglab:ready");
-* input latency: a slider change → every output updated (lab.js measures "raglab:input-to-view");
+* input latency: a slider change → every output updated (lab.js measures "raglab:input-to-view"), over
+  states met again (k back and forth) and over states never seen before (lab.js keeps computed views);
 * total blocking time during load (long tasks over 50 ms, the part beyond 50 ms, until ready);
 * bytes transferred (as encoded on the wire, and decoded), first and repeat visit;
 * the same load figures for a reference page that boots Pyodide the plain way on the main thread
@@ -164,20 +165,61 @@ def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -
     return figures
 
 
-def input_latency(context, url: str, changes: int) -> list[float]:
+def input_latency(context, url: str, changes: int) -> dict[str, list[float]]:
+    """Input → outputs updated, in ms, for two walks of ``changes`` key presses each:
+
+    * "back and forth": ArrowRight/ArrowLeft on the k slider, three each way, over the same few states
+      (lab.js keeps the views Python computed, so most of these are shown from that store);
+    * "never seen": a walk over (k, rerank, umbral) that meets every state once, so each change waits
+      for Python; the honest figure for a new state.
+    """
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
-    slider = page.locator('[name="k"]')
-    slider.focus()
-    for i in range(changes):
-        slider.press("ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft")
+    count = "performance.getEntriesByName('raglab:input-to-view').length"
+
+    def press(control, key):
+        before = page.evaluate(count)
+        page.locator(f'[name="{control}"]').press(key)
         deadline = time.time() + 5
-        while page.evaluate("performance.getEntriesByName('raglab:input-to-view').length") <= i and time.time() < deadline:
+        while page.evaluate(count) <= before and time.time() < deadline:
             page.wait_for_timeout(1)
-    durations = page.evaluate("performance.getEntriesByName('raglab:input-to-view').map(e => e.duration)")
+
+    def measured(walk):
+        start = page.evaluate(count)
+        for control, key in walk:
+            press(control, key)
+        return page.evaluate(f"performance.getEntriesByName('raglab:input-to-view').slice({start}).map(e => e.duration)")
+
+    results = {"back and forth": measured(
+        [("k", "ArrowRight" if (i // 3) % 2 == 0 else "ArrowLeft") for i in range(changes)])}
+    for control in ("k", "rerank", "umbral"):  # to the walk's corner (1, 0, 1), not measured
+        press(control, "Home")
+    results["never seen"] = measured(never_seen_walk(changes))
     page.close()
-    return durations
+    return results
+
+
+def never_seen_walk(changes: int) -> list[tuple[str, str]]:
+    """Key presses from (k, rerank, umbral) = (1, 0, 1) that never return to a state: k sweeps 1–12 and
+    back, rerank steps between sweeps (0–12 and back), umbral steps when rerank has gone across."""
+    walk, k_up, rerank_up = [], True, True
+    k, rerank, umbral = 1, 0, 1
+    while len(walk) < changes:
+        if (k < 12) if k_up else (k > 1):
+            k += 1 if k_up else -1
+            walk.append(("k", "ArrowRight" if k_up else "ArrowLeft"))
+        elif (rerank < 12) if rerank_up else (rerank > 0):
+            rerank += 1 if rerank_up else -1
+            walk.append(("rerank", "ArrowRight" if rerank_up else "ArrowLeft"))
+            k_up = not k_up
+        elif umbral < 3:
+            umbral += 1
+            walk.append(("umbral", "ArrowRight"))
+            k_up, rerank_up = not k_up, not rerank_up
+        else:
+            break  # 12 × 13 × 3 states: more than any --changes asked of it
+    return walk
 
 
 def build_times() -> dict:
@@ -211,6 +253,7 @@ def main():
     parser.add_argument("--dist", type=Path, default=ROOT / "dist")
     parser.add_argument("--skip-build", action="store_true", help="do not time build.py")
     parser.add_argument("--no-throttle", action="store_true", help="skip the slow-network profile")
+    parser.add_argument("--latency-only", action="store_true", help="only the input latency figures")
     args = parser.parse_args()
     if not (args.dist / "index.html").exists():
         sys.exit(f"{args.dist}/index.html not found: run `make` first")
@@ -222,7 +265,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         results["browser"] = browser.version
-        for name, url in (("lab", base), ("plain", base + "__plain/")):
+        for name, url in () if args.latency_only else (("lab", base), ("plain", base + "__plain/")):
             cold = []
             for _ in range(args.runs):
                 context = browser.new_context()
@@ -247,7 +290,7 @@ def main():
         context = browser.new_context()
         results["latency_ms"] = input_latency(context, base, args.changes)
         context.close()
-        if not args.no_throttle:
+        if not args.no_throttle and not args.latency_only:
             results["throttled"] = {}
             for name, url in (("lab", base), ("plain", base + "__plain/")):
                 context = browser.new_context(service_workers="block")
@@ -255,7 +298,7 @@ def main():
                 context.close()
         browser.close()
     httpd.shutdown()
-    if not args.skip_build:
+    if not args.skip_build and not args.latency_only:
         results["build_s"] = build_times()
     report(results)
     out = ROOT / "bench" / "results"
@@ -266,6 +309,10 @@ def main():
 
 
 def report(results):
+    if not results["pages"]:  # --latency-only
+        print(f"Chromium {results['browser']}")
+        report_latency(results)
+        return
     lab, plain = results["pages"]["lab"], results["pages"]["plain"]
     rows = []
 
@@ -307,15 +354,19 @@ def report(results):
         print(f"  {name}: " + ", ".join(f"{file} {size / 1e3:,.0f} kB" for file, size in files if size >= 1000))
     ssr = all(r.get("ssr_at_fcp") for r in lab["cold"])
     print(f"\nserver-rendered numbers present at first contentful paint: {'yes' if ssr else 'NO'}")
-    latency = results["latency_ms"]
-    print(f"input → outputs updated ({len(latency)} changes): p50 {percentile(latency, 50):.1f} ms, "
-          f"p95 {percentile(latency, 95):.1f} ms, max {max(latency):.1f} ms")
+    report_latency(results)
     if "throttled" in results:
         lab_s, plain_s = (results["throttled"][n]["tti"] / 1000 for n in ("lab", "plain"))
         print(f"slow network (1.6 Mbit/s, 150 ms RTT), cold time to interactive: this page {lab_s:.1f} s, "
               f"plain boot {plain_s:.1f} s ({plain_s / lab_s:.2f}×)")
     if "build_s" in results:
         print("build: " + ", ".join(f"{k} {v:.2f} s" for k, v in results["build_s"].items()))
+
+
+def report_latency(results):
+    for walk, latency in results["latency_ms"].items():
+        print(f"input → outputs updated, {walk} ({len(latency)} changes): p50 {percentile(latency, 50):.1f} ms, "
+              f"p95 {percentile(latency, 95):.1f} ms, max {max(latency):.1f} ms")
 
 
 if __name__ == "__main__":

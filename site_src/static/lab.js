@@ -56,7 +56,26 @@
     if (params.has("grades")) raw.grades = params.get("grades");
   }
 
+  // The URL follows the form once the user pauses (URL_DELAY_MS), not on every step of a drag: each
+  // history.replaceState costs the browser process a same-document navigation (the whole form's
+  // state serialised, the favicon fetched again) that, on a two-core machine, took more CPU than
+  // Python's compute and delayed the outputs; Chromium also ignores more than 200 of them in 10 s.
+  // A page being hidden or left writes it at once.
+  const URL_DELAY_MS = 250;
+  let urlTimer = 0;
+  function scheduleUrl() {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(writeUrl, URL_DELAY_MS);
+  }
+  function flushUrl() {
+    if (urlTimer) writeUrl();
+  }
+  addEventListener("pagehide", flushUrl);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && flushUrl());
+
   function writeUrl() {
+    clearTimeout(urlTimer);
+    urlTimer = 0;
     const params = new URLSearchParams();
     for (const name of NAMES) {
       if (raw[name] !== undefined && (name === "total" || raw[name] !== defaults[name])) params.set(name, raw[name]);
@@ -123,15 +142,38 @@
   let notice = "";
   let announceTimer = 0;
 
+  // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
+  // again (a slider moved back) is shown at once, with the very view Python gave for it.
+  const VIEWS_KEPT = 64; // a view is some 14 kB as JSON
+  const views = new Map();
+  function keep(stateKey, view) {
+    views.delete(stateKey);
+    views.set(stateKey, view);
+    if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value);
+  }
+
+  // Changes are numbered so that a view never replaces a newer one already shown.
+  let changes = 0;
+  let sentChange = 0;
+  let shownChange = 0;
+
   function request() {
     if (!worker || !ready) return; // sent as soon as Python is ready
+    const current = state();
+    const view = root.dataset.ready === "true" && views.get(key(current));
+    if (view) {
+      queued = false;
+      show(view, current, changes);
+      return;
+    }
     if (busy) {
       queued = true;
       return;
     }
     busy = true;
     queued = false;
-    sent = state();
+    sent = current;
+    sentChange = changes;
     worker.postMessage({ type: "compute", state: sent });
   }
 
@@ -140,12 +182,27 @@
 
   function changed(name) {
     inputAt = performance.now();
+    changes += 1;
     const at = edited.indexOf(name);
     if (at >= 0) edited.splice(at, 1);
     edited.push(name);
-    writeUrl();
-    markBusy();
     request();
+    scheduleUrl();
+    markBusy();
+  }
+
+  // Writes `view`, computed for `viewState` (the form's state at change number `change`).
+  function show(view, viewState, change, viewKey = adoptTotal(view.controls.total, viewState)) {
+    const applyStart = performance.now();
+    applyView(view);
+    shownKey = viewKey;
+    shownChange = change;
+    markBusy();
+    performance.measure("raglab:apply-view", { start: applyStart });
+    if (inputAt !== null && change === changes) {
+      performance.measure("raglab:input-to-view", { start: inputAt });
+      inputAt = null;
+    }
   }
 
   function onMessage(message) {
@@ -163,17 +220,16 @@
       request();
     } else if (message.type === "view") {
       busy = false;
-      const applyStart = performance.now();
-      applyView(message.view);
-      shownKey = key(sent);
-      adoptTotal(message.view.controls.total);
-      markBusy();
-      performance.measure("raglab:apply-view", { start: applyStart });
-      performance.measure("raglab:worker-compute", { start: applyStart - message.ms, duration: message.ms });
-      if (inputAt !== null && !queued) {
-        performance.measure("raglab:input-to-view", { start: inputAt });
-        inputAt = null;
-      }
+      const arrived = performance.now();
+      performance.measure("raglab:worker-compute", { start: arrived - message.ms, duration: message.ms });
+      const viewState = sent;
+      const viewChange = sentChange;
+      keep(key(viewState), message.view);
+      const newer = () => viewChange > shownChange || root.dataset.ready !== "true";
+      // A total this view raises is adopted first, so that the latest state goes to Python with it.
+      const viewKey = newer() ? adoptTotal(message.view.controls.total, viewState) : null;
+      if (queued) request(); // Python starts on the latest state while this one is written
+      if (viewKey !== null && newer()) show(message.view, viewState, viewChange, viewKey);
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
@@ -181,7 +237,6 @@
         setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
         registerServiceWorker();
       }
-      if (queued) request();
     } else if (message.type === "error") {
       busy = false;
       fail(message.text, message.detail);
@@ -214,8 +269,19 @@
   // --- writing the view ----------------------------------------------------------------------
 
   // Writes only what changed: an unchanged node costs the browser no style or layout work.
+  // A node holding one text node keeps it, with new data: replacing it (textContent =) would take
+  // the old text out of the layout tree and put a new one in, for every changed value.
   function setText(node, text) {
-    if (node.textContent !== text) node.textContent = text;
+    const only = node.firstChild;
+    if (only && only.nodeType === Node.TEXT_NODE && only === node.lastChild) {
+      if (only.data !== text) only.data = text;
+    } else if (node.textContent !== text) {
+      node.textContent = text;
+    }
+  }
+
+  function setAttr(node, name, value) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
   }
 
   function setData(node, key, value) {
@@ -225,17 +291,19 @@
   // The total input always shows the total in use (DESIGN §4.1): the judged count while it follows
   // the threshold, or the user's value raised to it. Only when the user has not typed since.
   // What the user typed is left as typed.
-  function adoptTotal(total) {
-    if (total.value === null || raw.total !== sent.total) return;
+  // Returns the key of the state whose values are shown: `viewState`, or it with the raised total.
+  function adoptTotal(total, viewState) {
+    const shown = key(viewState);
+    if (total.value === null || raw.total !== viewState.total) return shown;
     const value = String(total.value);
     if (total.raised_from !== null) {
       raw.total = value;
-      shownKey = key({ ...sent, total: value }); // the values shown are those of the raised total
-      writeUrl();
-    } else if (total.set) {
-      return;
+      if (controls.total.value !== value) controls.total.value = value;
+      scheduleUrl();
+      return key({ ...viewState, total: value }); // the values shown are those of the raised total
     }
-    if (controls.total.value !== value) controls.total.value = value;
+    if (!total.set && controls.total.value !== value) controls.total.value = value;
+    return shown;
   }
 
   // The nodes of each name, looked up once: a view writes some thirty of them on every change.
@@ -269,9 +337,11 @@
   }
 
   // Copies a view row's fields into a node: data-* attributes by name, and [data-field] cells' text.
+  const rowCells = new Map(); // each row's [data-field] cells, looked up once
   function writeRow(node, row, dataKeys) {
     for (const [key, field] of dataKeys) setData(node, key, String(row[field]));
-    for (const cell of node.querySelectorAll("[data-field]")) setText(cell, String(row[cell.dataset.field]));
+    if (!rowCells.has(node)) rowCells.set(node, Array.from(node.querySelectorAll("[data-field]"), (cell) => [cell, cell.dataset.field]));
+    for (const [cell, field] of rowCells.get(node)) setText(cell, String(row[field]));
   }
 
   const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade"], ["gain", "gain"], ["discount", "discount"],
@@ -285,12 +355,12 @@
     if (!strip) return;
     setData(strip, "windows", w.windows === null ? "" : String(w.windows));
     setData(strip, "whole", String(w.whole));
-    strip.setAttribute("viewBox", `0 0 600 ${w.height || 24}`);
+    setAttr(strip, "viewBox", `0 0 600 ${w.height || 24}`); // an SVG attribute set, even unchanged, relays it out
     for (const node of nodes("[data-windows-text]")) setText(node, w.text);
     const mark = strip.querySelector("[data-stride-mark]");
     const [x1, x2] = w.stride_mark || [0, 0];
-    mark.setAttribute("x1", x1);
-    mark.setAttribute("x2", x2);
+    setAttr(mark, "x1", String(x1));
+    setAttr(mark, "x2", String(x2));
     const drawn = strip.querySelectorAll("[data-window]");
     const same = drawn.length === w.shown.length &&
       w.shown.every((win, j) => drawn[j].dataset.start === String(win.start) && drawn[j].dataset.end === String(win.end) &&
