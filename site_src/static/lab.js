@@ -56,33 +56,18 @@
     if (params.has("grades")) raw.grades = params.get("grades");
   }
 
-  // The URL follows the form once the user pauses (URL_DELAY_MS), not on every step of a drag: each
-  // history.replaceState costs the browser process a same-document navigation (the whole form's
-  // state serialised, the favicon fetched again) that, on a two-core machine, took more CPU than
-  // Python's compute and delayed the outputs; Chromium also ignores more than 200 of them in 10 s.
-  // A page being hidden or left writes it at once.
-  const URL_DELAY_MS = 250;
-  let urlTimer = 0;
-  function scheduleUrl() {
-    clearTimeout(urlTimer);
-    urlTimer = setTimeout(writeUrl, URL_DELAY_MS);
-  }
-  function flushUrl() {
-    if (urlTimer) writeUrl();
-  }
-  addEventListener("pagehide", flushUrl);
-  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && flushUrl());
-
+  // The URL follows every change (DESIGN §4), with history.replaceState, skipped when it would not
+  // change. It is written after the state has gone to Python: a replaceState costs the browser a
+  // same-document navigation that, on a two-core machine, can take longer than Python's compute.
   function writeUrl() {
-    clearTimeout(urlTimer);
-    urlTimer = 0;
     const params = new URLSearchParams();
     for (const name of NAMES) {
       if (raw[name] !== undefined && (name === "total" || raw[name] !== defaults[name])) params.set(name, raw[name]);
     }
     if (raw.grades !== undefined && raw.grades !== defaultGrades) params.set("grades", raw.grades);
     const query = params.toString();
-    history.replaceState(null, "", (query ? `?${query}` : location.pathname) + location.hash);
+    const url = (query ? `?${query}` : location.pathname) + location.hash;
+    if (new URL(url, location.href).href !== location.href) history.replaceState(null, "", url);
   }
 
   function echo(name) {
@@ -187,7 +172,7 @@
     if (at >= 0) edited.splice(at, 1);
     edited.push(name);
     request();
-    scheduleUrl();
+    writeUrl();
     markBusy();
   }
 
@@ -299,7 +284,7 @@
     if (total.raised_from !== null) {
       raw.total = value;
       if (controls.total.value !== value) controls.total.value = value;
-      scheduleUrl();
+      writeUrl();
       return key({ ...viewState, total: value }); // the values shown are those of the raised total
     }
     if (!total.set && controls.total.value !== value) controls.total.value = value;
