@@ -90,6 +90,7 @@ function watchWasmInstantiation() {
     const original = WebAssembly[name].bind(WebAssembly);
     WebAssembly[name] = (source, imports, ...rest) => {
       const pyodide = Boolean(imports && imports.env);
+      if (pyodide) milestone("wasmRequested"); // Pyodide's JS is set up; the wasm compiles from here
       let made = original(source, imports, ...rest).catch((error) => {
         if (pyodide) reject(error);
         throw error;
