@@ -71,8 +71,9 @@ async function fetchOk(url, options) {
   return response;
 }
 
-// Run once on Pyodide's next wasm instance, after instantiation and before any of its code runs
-// (set by bootFromSnapshot); the instance is handed to Pyodide when the returned promise settles.
+// For Pyodide's next instantiation (set by bootFromSnapshot): `taken()` is called when it starts,
+// and `run(instance)` after it, before any of the instance's code runs; the instance is handed to
+// Pyodide when the promise `run` returns settles.
 let onPyodideInstance = null;
 
 /**
@@ -98,8 +99,9 @@ function watchWasmInstantiation() {
       const hook = pyodide ? onPyodideInstance : null;
       if (hook) {
         onPyodideInstance = null;
+        hook.taken();
         // instantiate(Module) gives an Instance; instantiate(bytes) and the streaming form, {instance, module}.
-        made = made.then(async (result) => (await hook(result.instance || result), result));
+        made = made.then(async (result) => (await hook.run(result.instance || result), result));
       }
       return made;
     };
@@ -253,15 +255,20 @@ async function verifiedSnapshot(snapshot, out, signal, start) {
  * a snapshot that fails never reaches Pyodide, whose attempt is then left waiting forever.
  */
 async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled, xorBytes) {
-  onPyodideInstance = async (instance) => {
-    milestone("wasmInstantiated");
-    try {
-      await filled;
-    } catch {
-      return new Promise(() => {}); // the failure is reported through `filled` below
-    }
-    post("progress", { text: "Restaurando Python…", fraction: 0.85 });
-    if (xorBytes) undoXor(buffer, instance.exports.memory, xorBytes);
+  let taken;
+  const hookTaken = new Promise((resolve) => (taken = resolve));
+  onPyodideInstance = {
+    taken,
+    async run(instance) {
+      milestone("wasmInstantiated");
+      try {
+        await filled;
+      } catch {
+        return new Promise(() => {}); // the failure is reported through `filled` below
+      }
+      post("progress", { text: "Restaurando Python…", fraction: 0.85 });
+      if (xorBytes) undoXor(buffer, instance.exports.memory, xorBytes);
+    },
   };
   const restored = loadPyodide({
     indexURL: config.pyodide,
@@ -270,9 +277,18 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled,
     stdLibURL: `${config.pyodide}empty.zip`, // every module the page uses is in the snapshot
     _loadSnapshot: buffer,
   });
-  const py = await Promise.race([restored, wasmFailed, filled.then(() => restored)]);
-  milestone("pyodideRestored");
-  return py.pyimport("raglab_core.browser");
+  restored.catch(() => {}); // observed through the race below
+  try {
+    const py = await Promise.race([restored, wasmFailed, filled.then(() => restored)]);
+    milestone("pyodideRestored");
+    return py.pyimport("raglab_core.browser");
+  } catch (error) {
+    // The plain boot instantiates Pyodide too: first this attempt must have taken its hook (its
+    // instance then waits forever) or have ended, so that the hook cannot stop the plain boot's.
+    await Promise.race([hookTaken, restored.catch(() => {})]);
+    onPyodideInstance = null;
+    throw error;
+  }
 }
 
 async function bootPlain(loadPyodide, config, wasmFailed) {

@@ -1,6 +1,8 @@
 """Faults while loading or running Python: the server-rendered page stays, one Spanish message says
 what to do, and the detail goes to the console. Faults are injected with Playwright's `route`."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -103,6 +105,24 @@ def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, ba
         expect(status).to_contain_text(notice)
     else:
         expect(status).to_have_attribute("data-status", "ready")
+    assert lab.errors == []
+
+
+@pytest.mark.parametrize("slow", ["**/pyodide.asm.js", "**/empty.zip"])
+def test_a_snapshot_failing_before_pyodide_instantiates_leaves_the_plain_boot_free(page, base_url, slow):
+    """The snapshot cannot be decoded (no decoder) while the snapshot attempt still waits for one of
+    its files: its instantiation, whenever it comes, must not hold back the plain boot's."""
+    from .test_lab import Lab
+
+    def late(route):
+        time.sleep(1.5)  # the decoder's 404 has long been answered
+        route.continue_()
+
+    page.route("**/brotli_dec_wasm_bg.wasm", not_found)
+    page.route(slow, late)
+    lab = Lab(page, base_url, "?k=3")
+    expect(page.locator("html")).to_have_attribute("data-boot", "plain")
+    lab.expect_matches_core()
     assert lab.errors == []
 
 
