@@ -143,7 +143,9 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     inline = re.findall(r"<script>(.*?)</script>", html, re.DOTALL)
     assert len(inline) == 1 and "new Worker" in inline[0]
     digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
-    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    import html as entities
+
+    csp = entities.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
     assert f"'sha256-{digest}'" in csp and "unsafe-inline" not in csp
     for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
         assert 'integrity="sha384-' in match.group(0)
