@@ -23,25 +23,11 @@ class WasmFormatError(ValueError):
     """The bytes are not a module this reader understands."""
 
 
-def _unsigned(data: bytes, at: int) -> tuple[int, int]:
-    """An unsigned LEB128 integer at ``at``, and the offset after it."""
-    value = shift = 0
-    while True:
-        if at >= len(data):
-            raise WasmFormatError("truncated LEB128 integer")
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, at
+def _leb128(data: bytes, at: int, signed: bool = False) -> tuple[int, int]:
+    """A LEB128 integer at ``at`` (unsigned, or two's-complement ``signed``), and the offset after it.
 
-
-def _signed(data: bytes, at: int) -> tuple[int, int]:
-    """A signed LEB128 integer at ``at``, and the offset after it.
-
-    >>> _signed(bytes([0x80, 0x08]), 0), _signed(bytes([0x7F]), 0)
-    ((1024, 2), (-1, 1))
+    >>> _leb128(bytes([0x80, 0x08]), 0), _leb128(bytes([0x7F]), 0), _leb128(bytes([0x7F]), 0, signed=True)
+    ((1024, 2), (127, 1), (-1, 1))
     """
     value = shift = 0
     while True:
@@ -52,9 +38,17 @@ def _signed(data: bytes, at: int) -> tuple[int, int]:
         value |= (byte & 0x7F) << shift
         shift += 7
         if byte < 0x80:
-            if byte & 0x40:
+            if signed and byte & 0x40:
                 value -= 1 << shift
             return value, at
+
+
+def _unsigned(data: bytes, at: int) -> tuple[int, int]:
+    return _leb128(data, at)
+
+
+def _signed(data: bytes, at: int) -> tuple[int, int]:
+    return _leb128(data, at, signed=True)
 
 
 def data_segments(module: bytes) -> list[tuple[int, bytes]]:
