@@ -59,9 +59,11 @@ const pyodide = await loadPyodide({
 });
 const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
-// With a frozen clock the import system cannot see site-packages change: tell it.
+// With a frozen clock the import system cannot see site-packages change: drop its directory
+// finders so that new ones list it afresh. (importlib.invalidate_caches() would also do, but it
+// imports importlib.metadata and email, which the page never uses, into the snapshot.)
 const modules = pyodide.runPython(
-  "import importlib; importlib.invalidate_caches(); import raglab_core.browser; raglab_core.browser.warm_up()"
+  "import sys; sys.path_importer_cache.clear(); import raglab_core.browser; raglab_core.browser.warm_up()"
 );
 // What the page never uses again goes before the heap is saved: the standard library archive's
 // directory (the page restores with an empty archive), source lines, the type cache, garbage.
