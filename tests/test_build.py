@@ -367,3 +367,13 @@ def test_placeholder_urls_are_warned_about(capsys, tmp_path):
     build.read_config(path)
     assert capsys.readouterr().err.count("warning: config.yaml:") == 2
     assert build.placeholder_urls(build.read_config(ROOT / "site_src" / "config.yaml")) == []
+
+
+def test_the_service_worker_leaves_the_kept_snapshot_alone(dist):
+    """worker.js keeps the decoded snapshot in a cache the service worker's clean-up must spare."""
+    import re
+
+    worker = next((dist / "assets").glob("worker.*.js")).read_text("utf-8")
+    kept = re.search(r'const DECODED_CACHE = "([^"]+)"', worker).group(1)
+    sw = (dist / "sw.js").read_text("utf-8")
+    assert f'const KEPT = "{kept}";' in sw and "key !== KEPT" in sw

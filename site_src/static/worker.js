@@ -320,9 +320,9 @@ function snapshotUsable(config) {
 /**
  * Repeat visits skip the snapshot's download, check and decoding: after a boot, the snapshot as
  * Pyodide restores it (decoded, XOR undone) is kept in Cache Storage, under its digest. Only in a
- * secure context (Cache Storage needs one); the service worker deletes it with the build's caches.
+ * secure context (Cache Storage needs one). One build's at a time: keeping a new one deletes the old.
  */
-const DECODED_CACHE = "raglab-snapshot-decoded";
+const DECODED_CACHE = "raglab-snapshot-decoded"; // sw.js leaves it alone (KEPT)
 const decodedKey = (snapshot) => new URL(`?${encodeURIComponent(snapshot.integrity)}`, snapshot.url).href;
 
 async function decodedFromCache(snapshot) {
