@@ -351,9 +351,10 @@ async function keepDecoded(snapshot, bytes) {
 async function boot(config) {
   milestone("init");
   const wasmFailed = watchWasmInstantiation();
-  // The snapshot is the largest download: it starts first, while the runtime module is imported
-  // (and loadPyodide then compiles the wasm while it arrives).
-  // When the boot fails for good, the download stops (and with it, progress that would hide the error).
+  // The runtime module's import starts first; then the snapshot comes from Cache Storage (a repeat
+  // visit) or its download starts, while the module is imported, and loadPyodide compiles the wasm
+  // while the snapshot arrives. When the snapshot boot fails, its download stops (and with it,
+  // progress that would hide what the page says next).
   const downloads = new AbortController();
   const runtime = import(config.runtime);
   runtime.catch(() => {}); // awaited below
