@@ -43,14 +43,6 @@ def _leb128(data: bytes, at: int, signed: bool = False) -> tuple[int, int]:
             return value, at
 
 
-def _unsigned(data: bytes, at: int) -> tuple[int, int]:
-    return _leb128(data, at)
-
-
-def _signed(data: bytes, at: int) -> tuple[int, int]:
-    return _leb128(data, at, signed=True)
-
-
 def data_segments(module: bytes) -> list[tuple[int, bytes]]:
     """The active data segments of memory 0 as ``(address, bytes)``, in the module's order.
 
@@ -63,27 +55,27 @@ def data_segments(module: bytes) -> list[tuple[int, bytes]]:
     segments: list[tuple[int, bytes]] = []
     while at < len(module):
         section = module[at]
-        size, at = _unsigned(module, at + 1)
+        size, at = _leb128(module, at + 1)
         end = at + size
         if section == DATA_SECTION:
-            count, cursor = _unsigned(module, at)
+            count, cursor = _leb128(module, at)
             for _ in range(count):
-                kind, cursor = _unsigned(module, cursor)
+                kind, cursor = _leb128(module, cursor)
                 if kind == 1:  # passive: no address until memory.init
-                    length, cursor = _unsigned(module, cursor)
+                    length, cursor = _leb128(module, cursor)
                     cursor += length
                     continue
                 memory = 0
                 if kind == 2:
-                    memory, cursor = _unsigned(module, cursor)
+                    memory, cursor = _leb128(module, cursor)
                 elif kind != 0:
                     raise WasmFormatError(f"unknown data segment kind {kind}")
                 if module[cursor] != I32_CONST:
                     raise WasmFormatError("a data segment's offset is not a constant")
-                address, cursor = _signed(module, cursor + 1)
+                address, cursor = _leb128(module, cursor + 1, signed=True)
                 if module[cursor] != END:
                     raise WasmFormatError("a data segment's offset is not a single i32.const")
-                length, cursor = _unsigned(module, cursor + 1)
+                length, cursor = _leb128(module, cursor + 1)
                 if memory != 0:
                     raise WasmFormatError(f"a data segment writes into memory {memory}")
                 segments.append((address & 0xFFFFFFFF, module[cursor:cursor + length]))
