@@ -9,7 +9,8 @@ with the same dev server as `build.py serve`, and drives headless Chromium:
 * first contentful paint, and whether the server-rendered numbers were there at that moment;
 * time to interactive: navigation start → <html data-ready="true"> (lab.js marks "raglab:ready");
 * input latency: a slider change → every output updated (lab.js measures "raglab:input-to-view"), over
-  states met again (k back and forth) and over states never seen before (lab.js keeps computed views);
+  states met again (k back and forth), over states never seen before, one step at a time (lab.js
+  computes those ahead), and over states two steps away (computed only when asked);
 * total blocking time during load (long tasks over 50 ms, the part beyond 50 ms, until ready);
 * bytes transferred (as encoded on the wire, and decoded), first and repeat visit;
 * the same load figures for a reference page that boots Pyodide the plain way on the main thread
@@ -170,8 +171,10 @@ def input_latency(context, url: str, changes: int) -> dict[str, list[float]]:
 
     * "back and forth": ArrowRight/ArrowLeft on the k slider, three each way, over the same few states
       (lab.js keeps the views Python computed, so most of these are shown from that store);
-    * "never seen": a walk over (k, rerank, umbral) that meets every state once, so each change waits
-      for Python; the honest figure for a new state.
+    * "never seen": a walk over (k, rerank, umbral) that meets every state once, one step at a time:
+      lab.js computes the states one step away while Python is idle, so most are ready when asked;
+    * "two steps at once": a walk that sets a slider two steps away each time (as a click on the track
+      does), to states never met nor computed ahead, so each change waits for Python.
     """
     page = context.new_page()
     page.goto(url)
@@ -196,8 +199,44 @@ def input_latency(context, url: str, changes: int) -> dict[str, list[float]]:
     for control in ("k", "rerank", "umbral"):  # to the walk's corner (1, 0, 1), not measured
         press(control, "Home")
     results["never seen"] = measured(never_seen_walk(changes))
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
+
+    def set_value(control, value):
+        before = page.evaluate(count)
+        page.evaluate("([name, value]) => { const slider = document.querySelector(`[name=\"${name}\"]`);"
+                      " slider.value = value; slider.dispatchEvent(new Event('input', {bubbles: true})); }",
+                      [control, str(value)])
+        deadline = time.time() + 5
+        while page.evaluate(count) <= before and time.time() < deadline:
+            page.wait_for_timeout(1)
+
+    for control, value in (("k", 1), ("rerank", 0), ("umbral", 1)):  # the corner, not measured
+        set_value(control, value)
+    start = page.evaluate(count)
+    for control, value in two_step_walk(changes):
+        set_value(control, value)
+    results["two steps at once"] = page.evaluate(
+        f"performance.getEntriesByName('raglab:input-to-view').slice({start}).map(e => e.duration)")
     page.close()
     return results
+
+
+def two_step_walk(changes: int) -> list[tuple[str, int]]:
+    """Slider settings from (k, rerank, umbral) = (1, 0, 1), each two steps from the last one and at
+    least two from every state set before, so none was computed ahead: k sweeps 1, 3, … 11 and back
+    (or 12, 10, … 2), rerank goes up by two between sweeps, then umbral jumps to 3 and rerank comes
+    down. 83 settings in all."""
+    walk, k = [], 1
+    for umbral, reranks in ((1, range(0, 13, 2)), (3, range(12, -1, -2))):
+        for i, rerank in enumerate(reranks):
+            if i:
+                walk.append(("rerank", rerank))
+            elif umbral == 3:
+                walk.append(("umbral", 3))
+            for k in range(k + 2, 13, 2) if k < 6 else range(k - 2, 0, -2):
+                walk.append(("k", k))
+    return walk[:changes]
 
 
 def never_seen_walk(changes: int) -> list[tuple[str, str]]:

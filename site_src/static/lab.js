@@ -77,13 +77,15 @@
     if (companion) companion.value = controls[name].value;
   }
 
-  function state() {
+  // The state sent to Python for these typed values and this order of edits.
+  function stateOf(values, editOrder) {
     const current = { scenario: config.scenario };
-    for (const name of NAMES) if (raw[name] !== undefined) current[name] = raw[name];
-    if (raw.grades !== undefined && raw.grades !== defaultGrades) current.grades = raw.grades;
-    if (edited.length) current.edited = edited.slice();
+    for (const name of NAMES) if (values[name] !== undefined) current[name] = values[name];
+    if (values.grades !== undefined && values.grades !== defaultGrades) current.grades = values.grades;
+    if (editOrder.length) current.edited = editOrder.slice();
     return current;
   }
+  const state = () => stateOf(raw, edited);
 
   // The state the shown values belong to (the server's render: the defaults), as a comparable key.
   const key = (current) => JSON.stringify({ ...current, scenario: undefined });
@@ -129,7 +131,7 @@
 
   // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
   // again (a slider moved back) is shown at once, with the very view Python gave for it.
-  const VIEWS_KEPT = 64; // a view is some 14 kB as JSON
+  const VIEWS_KEPT = 128; // a view is some 14 kB as JSON
   const views = new Map();
   function keep(stateKey, view) {
     views.delete(stateKey);
@@ -149,6 +151,7 @@
     if (view) {
       queued = false;
       show(view, current, changes);
+      computeAhead();
       return;
     }
     if (busy) {
@@ -162,12 +165,56 @@
     worker.postMessage({ type: "compute", state: sent });
   }
 
+  // Computing ahead: while Python is idle, it computes the states one step away (each slider's
+  // value ± its step, the slider moved last first), so that a slider's next step is shown at once,
+  // with the view Python computed for it. At most AHEAD per change; a change that finds Python busy
+  // with one of them waits for that one only (2–3 ms). Python computes every view shown, as ever.
+  const AHEAD = 6;
+  let aheadLeft = AHEAD; // and so for the first view too
+  const sliders = [];
+  for (const name of NAMES) {
+    const slider = controls[name].type === "range" ? controls[name] : document.querySelector(`[data-companion-for="${name}"]`);
+    if (slider && name !== "total") sliders.push({ name, slider });
+  }
+
+  function statesAhead() {
+    const order = [...edited].reverse();
+    const byRecency = sliders.slice().sort((a, b) => {
+      const x = order.indexOf(a.name);
+      const y = order.indexOf(b.name);
+      return (x < 0 ? Infinity : x) - (y < 0 ? Infinity : y);
+    });
+    const found = [];
+    for (const { name, slider } of byRecency) {
+      const value = Number(raw[name]);
+      const step = Number(slider.step) || 1;
+      if (!Number.isInteger(value) || !Number.isInteger(step)) continue; // typed: no step to take
+      for (const next of [value + step, value - step]) {
+        if (next < Number(slider.min) || next > Number(slider.max)) continue;
+        found.push(stateOf({ ...raw, [name]: String(next) }, [...edited.filter((n) => n !== name), name]));
+      }
+    }
+    return found;
+  }
+
+  function computeAhead() {
+    if (busy || queued || aheadLeft <= 0 || root.dataset.ready !== "true" || statusBox.dataset.status === "error") return;
+    const next = statesAhead().find((candidate) => !views.has(key(candidate)));
+    if (!next) return;
+    aheadLeft -= 1;
+    busy = true;
+    sent = next;
+    sentChange = -1; // never shown: only kept
+    worker.postMessage({ type: "compute", state: next, ahead: true });
+  }
+
   // For bench/page.py: the time from the latest input to its view written into the page.
   let inputAt = null;
 
   function changed(name) {
     inputAt = performance.now();
     changes += 1;
+    aheadLeft = AHEAD;
     const at = edited.indexOf(name);
     if (at >= 0) edited.splice(at, 1);
     edited.push(name);
@@ -215,6 +262,7 @@
       const viewKey = newer() ? adoptTotal(message.view.controls.total, viewState) : null;
       if (queued) request(); // Python starts on the latest state while this one is written
       if (viewKey !== null && newer()) show(message.view, viewState, viewChange, viewKey);
+      if (message.ahead) performance.mark("raglab:computed-ahead");
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
@@ -222,6 +270,11 @@
         setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
         registerServiceWorker();
       }
+      computeAhead();
+    } else if (message.type === "ahead-failed") {
+      busy = false; // a state computed ahead that Python refused: nothing to show or say
+      if (queued) request();
+      computeAhead();
     } else if (message.type === "error") {
       busy = false;
       fail(message.text, message.detail);

@@ -2,9 +2,11 @@
  *
  * In:  {type: "init", pyodide, runtime, wheel: {url, sha256},
  *       snapshot: {url, integrity, size, xorBytes, decoder: {module, wasm}} | null, lock}
- *      {type: "compute", state}; {type: "evaluate", request} (the «Tus datos» panel)
+ *      {type: "compute", state, ahead?}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
- *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view} per compute;
+ *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view, ms, ahead} per
+ *      compute ("ahead": a state lab.js asked for before the user did; when Python refuses one, or
+ *      fails on it, {type: "ahead-failed"} instead of an error);
  *      {type: "error", text, detail} when something fails for good; {type: "eval-progress",
  *      fraction, text} and {type: "evaluated", ok, panel | message, problems?, more?} for an
  *      evaluation (request: {qrels, runs: [{name, file | text}], measures, ties}; the panel comes
@@ -570,9 +572,11 @@ self.addEventListener("message", async (event) => {
     try {
       const started = performance.now();
       const result = JSON.parse(computeJson(JSON.stringify(message.state)));
-      if (result.ok) post("view", { view: result.view, ms: performance.now() - started });
+      if (result.ok) post("view", { view: result.view, ms: performance.now() - started, ahead: Boolean(message.ahead) });
+      else if (message.ahead) post("ahead-failed");
       else post("error", { text: `Estado no válido: ${result.message}`, detail: result.field });
     } catch (error) {
+      if (message.ahead) return post("ahead-failed"); // said if and when the user asks for this state
       post("error", {
         text: "Falló el cálculo de este estado: los valores mostrados son los últimos correctos. Recarga la página.",
         detail: String(error && error.stack ? error.stack : error),

@@ -5,6 +5,7 @@ grade in a select. Since the page's numbers come from the same core running unde
 agreement proves the browser and CPython compute the same thing.
 """
 
+import json
 import random
 import re
 import time
@@ -466,36 +467,103 @@ def test_a_burst_of_input_ends_showing_the_last_state_and_the_url_follows_every_
     assert lab.errors == []
 
 
+# Counts the states lab.js sends to Python: those the user asked for (__computes) and those it
+# computes ahead (__ahead), with their states; __answered counts Python's answers to either.
 COUNT_COMPUTES = """(() => {
   const post = Worker.prototype.postMessage;
   window.__computes = 0;
+  window.__ahead = [];
+  window.__answered = 0;
   Worker.prototype.postMessage = function (message, ...rest) {
-    if (message && message.type === "compute") window.__computes += 1;
+    if (message && message.type === "compute") {
+      if (message.ahead) window.__ahead.push(message.state);
+      else window.__computes += 1;
+      if (!this.__counted) {
+        this.__counted = true;
+        this.addEventListener("message", (event) => {
+          if (["view", "ahead-failed", "error"].includes(event.data.type)) window.__answered += 1;
+        });
+      }
+    }
     return post.call(this, message, ...rest);
   };
 })()"""
+
+
+def settle(page):
+    """Wait until Python has answered every state sent to it, those computed ahead included."""
+    deadline = time.monotonic() + 10
+    while True:
+        sent, answered = page.evaluate("[window.__computes + window.__ahead.length, window.__answered]")
+        if sent == answered:
+            page.wait_for_timeout(50)  # an answer may be followed at once by the next state ahead
+            if page.evaluate("window.__computes + window.__ahead.length") == sent:
+                return
+        assert time.monotonic() < deadline, "Python never caught up"
+        page.wait_for_timeout(20)
 
 
 def test_a_state_met_again_is_shown_from_the_view_python_gave_for_it(page, base_url):
     page.add_init_script(COUNT_COMPUTES)
     lab = Lab(page, base_url, "?total=9")
     lab.expect_matches_core()
-    lab.press("k", "ArrowRight")  # 6: new, computed
+    lab.press("k", "ArrowRight")  # 6
     lab.expect_matches_core()
-    lab.press("umbral", "Home")  # new, computed; the total set to 9 is raised to 12
+    lab.press("umbral", "Home")  # the total set to 9 is raised to 12
     lab.expect_matches_core()
+    settle(page)
+    computes, ahead = page.evaluate("[window.__computes, window.__ahead.length]")
+    for key in ("ArrowLeft", "ArrowRight", "ArrowLeft", "ArrowRight"):  # k = 5, 6, 5, 6: met again
+        lab.press("k", key)
+        lab.expect_matches_core()
+    settle(page)
+    # Neither the user nor computing ahead asked Python for them again: the same views were shown.
+    assert page.evaluate("window.__computes") == computes
+    computed = [json.dumps({**state, "scenario": None}, sort_keys=True) for state in page.evaluate("window.__ahead")]
+    assert len(set(computed)) == len(computed) >= ahead  # and nothing computed ahead twice
+    assert lab.url_params(lambda params: params.get("k") == "6") == {"k": "6", "umbral": "1", "total": "12"}
+    assert lab.errors == []
+
+
+def test_the_states_one_step_away_are_computed_ahead_and_shown_at_once(page, base_url):
+    page.add_init_script(COUNT_COMPUTES)
+    lab = Lab(page, base_url)
+    lab.expect_matches_core()
+    settle(page)
     computes = page.evaluate("window.__computes")
-    lab.press("k", "ArrowLeft")  # k = 5 with umbral 1: new
-    lab.expect_matches_core()
-    assert page.evaluate("window.__computes") == computes + 1
-    lab.press("k", "ArrowRight")  # k = 6 with umbral 1, total 12, edited [umbral, k]: new
-    lab.expect_matches_core()
-    lab.press("k", "ArrowLeft")  # met again: no compute, the same values
-    lab.expect_matches_core()
+    ahead = page.evaluate("window.__ahead")
+    # After the first view: each slider one step up, then down, from the defaults (k 5, umbral 2,
+    # rerank 6), in the form's order; six in all, so the chunking sliders' turn does not come.
+    scenario = load_scenario()
+    defaults = {name: str(value) for name, value in scenario["defaults"].items()}
+    assert [{key: value for key, value in state.items() if key != "scenario"} for state in ahead] == [
+        {**defaults, "k": "6", "edited": ["k"]}, {**defaults, "k": "4", "edited": ["k"]},
+        {**defaults, "umbral": "3", "edited": ["umbral"]}, {**defaults, "umbral": "1", "edited": ["umbral"]},
+        {**defaults, "rerank": "7", "edited": ["rerank"]}, {**defaults, "rerank": "5", "edited": ["rerank"]},
+    ]
+    assert all(state["scenario"] == scenario for state in ahead)
     lab.press("k", "ArrowRight")
     lab.expect_matches_core()
-    assert page.evaluate("window.__computes") == computes + 2
-    assert lab.url_params(lambda params: params.get("k") == "6") == {"k": "6", "umbral": "1", "total": "12"}
+    settle(page)
+    # The slider moved last comes first now: k 7 and 5, then umbral 3 and 1, rerank 7 and 5.
+    assert [(state["k"], state["umbral"], state["rerank"], state["edited"])
+            for state in page.evaluate(f"window.__ahead.slice({len(ahead)})")] == [
+        ("7", "2", "6", ["k"]), ("5", "2", "6", ["k"]), ("6", "3", "6", ["k", "umbral"]),
+        ("6", "1", "6", ["k", "umbral"]), ("6", "2", "7", ["k", "rerank"]), ("6", "2", "5", ["k", "rerank"]),
+    ]
+    lab.press("umbral", "ArrowLeft")  # umbral 1, one step from the state shown: computed ahead
+    lab.expect_matches_core()
+    settle(page)
+    assert page.evaluate("window.__computes") == computes  # both were shown from views computed ahead
+    # Two steps at once (a click on the slider's track): not computed ahead, so Python is asked.
+    page.evaluate("""() => {
+      const k = document.querySelector('[name="k"]');
+      k.value = "9";
+      k.dispatchEvent(new Event("input", {bubbles: true}));
+    }""")
+    lab.edit("k", "9")
+    lab.expect_matches_core()
+    assert page.evaluate("window.__computes") == computes + 1
     assert lab.errors == []
 
 
