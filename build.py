@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
-from raglab_site.compression import add_precompressed, is_precompressed_copy
+from raglab_site.compression import add_precompressed, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, render_markdown
 from raglab_site.runtime import (
     EMPTY_ZIP, RUNTIME_MODULE, build_wheel, compress_snapshot, make_snapshot, read_brotli_decoder, read_pyodide,
@@ -256,6 +256,11 @@ def make_site() -> dict[str, bytes]:
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
     }
+    # What Python's fast start downloads from a host that serves the brotli copies: the page names it
+    # when a data saver makes it wait for the reader (boot.js).
+    runtime_files = [pyodide_base + name for name in (RUNTIME_MODULE, "pyodide.asm.js", "pyodide.asm.wasm", "empty.zip")]
+    runtime_files += [snapshot_path, assets["worker.js"]["url"]] + [decoder_base + name for name in decoder]
+    lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))

@@ -6,7 +6,8 @@ Times on a shared 2-core machine drift by a third between runs, so a before/afte
 only fair within one run: this serves each directory (as bench/page.py does) and loads them in
 turn, run after run. Cold: a fresh browser context per load. Repeat: one context per build,
 warmed by one load (service worker installed, decoded snapshot kept), then reloaded. Prints the
-median, min and max of navigation start → "raglab:ready" for each. To build an older commit:
+median, min and max of navigation start → "raglab:ready" for each, and of the first contentful
+paint (cold). To build an older commit:
 ``git worktree add /tmp/old <commit> && cd /tmp/old && ln -s $PWD/../main/node_modules . &&
 RAGLAB_CACHE=<main>/.cache <main>/.venv/bin/python build.py build --out /tmp/dist-old``.
 """
@@ -22,13 +23,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from page import CHROMIUM_ARGS, find_chromium, serve  # noqa: E402
 
 READY = "performance.getEntriesByName('raglab:ready')[0].startTime"
+FCP = "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
 
 
-def load(context, url: str) -> float:
+def load(context, url: str, paints: list[float] | None = None) -> float:
+    """Time to interactive of one load; its first contentful paint goes to ``paints``."""
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
     ready = page.evaluate(READY)
+    if paints is not None:
+        paints.append(page.evaluate(FCP))
     page.close()
     return ready
 
@@ -59,13 +64,14 @@ def main() -> None:
 
     servers = [(str(dist), *serve(dist.resolve())) for dist in args.dists]
     cold: dict[str, list[float]] = {}
+    paint: dict[str, list[float]] = {}
     repeat: dict[str, list[float]] = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         for _ in range(args.runs):
             for name, _httpd, url in servers:
                 context = browser.new_context()
-                cold.setdefault(name, []).append(load(context, url))
+                cold.setdefault(name, []).append(load(context, url, paint.setdefault(name, [])))
                 context.close()
         contexts = []
         for name, _httpd, url in servers:
@@ -78,10 +84,11 @@ def main() -> None:
         browser.close()
     for _name, httpd, _url in servers:
         httpd.shutdown()
-    print(f"time to interactive, {args.runs} loads each, interleaved (ms: median [min–max])")
-    for visit, results in (("cold", cold), ("repeat", repeat)):
+    print(f"{args.runs} loads each, interleaved (ms: median [min–max])")
+    for visit, results in (("cold, time to interactive", cold), ("repeat, time to interactive", repeat),
+                           ("cold, first contentful paint", paint)):
         for name, values in results.items():
-            print(f"{visit:7} {name:30} {statistics.median(values):7.0f} [{min(values):.0f}–{max(values):.0f}]")
+            print(f"{visit:29} {name:30} {statistics.median(values):7.0f} [{min(values):.0f}–{max(values):.0f}]")
 
 
 if __name__ == "__main__":

@@ -19,11 +19,24 @@ def add_precompressed(files: dict[str, bytes]) -> None:
     faster)."""
     for path in sorted(files):
         data = files[path]
-        if not path.endswith(COMPRESSIBLE) or len(data) < 1024:
+        if not compressible(path, data):
             continue
-        quality = 9 if len(data) > 1_000_000 else 11
-        files[path + ".br"] = cached_transform(data, f"q{quality}.br", lambda d: brotli.compress(d, quality=quality))
+        files[path + ".br"] = brotli_copy(data)
         files[path + ".gz"] = cached_transform(data, "9.gz", lambda d: gzip.compress(d, compresslevel=9, mtime=0))
+
+
+def compressible(path: str, data: bytes) -> bool:
+    return path.endswith(COMPRESSIBLE) and len(data) >= 1024
+
+
+def brotli_copy(data: bytes) -> bytes:
+    quality = 9 if len(data) > 1_000_000 else 11
+    return cached_transform(data, f"q{quality}.br", lambda d: brotli.compress(d, quality=quality))
+
+
+def wire_size(path: str, data: bytes) -> int:
+    """The bytes a browser downloads for ``path`` from a host that serves the brotli copies."""
+    return len(brotli_copy(data)) if compressible(path, data) else len(data)
 
 
 def is_precompressed_copy(path: str, files) -> bool:

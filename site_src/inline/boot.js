@@ -43,26 +43,36 @@
   }
   boot.spawn = spawn;
 
-  function start() {
+  function usable() {
     if (location.protocol === "file:") return "file";
     if (!("Worker" in window) || !("WebAssembly" in window)) return "unsupported";
-    try {
-      boot.worker = spawn();
-    } catch (error) {
-      return error;
-    }
     return null;
   }
 
-  boot.problem = start();
-  performance.mark("raglab:worker-created");
+  /** Start the worker (once) and pass its messages on; lab.js calls it when the start was deferred. */
+  boot.begin = () => {
+    if (boot.worker || boot.problem) return;
+    try {
+      boot.worker = spawn();
+    } catch (error) {
+      boot.problem = error;
+      return;
+    }
+    performance.mark("raglab:worker-created");
+    boot.worker.addEventListener("message", (event) => deliver(event.data));
+    boot.worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      deliver({ type: "worker-error", detail: event.message || "worker script failed" });
+    });
+  };
+
+  // Data saver on, or a 2G connection (Network Information API, Chromium only): Python's runtime,
+  // some 5.6 MB, waits for the reader's first use of a control (lab.js); the page reads meanwhile.
+  const connection = navigator.connection;
+  boot.deferred = Boolean(connection && (connection.saveData || /2g$/.test(connection.effectiveType || "")));
+
+  boot.problem = usable();
+  if (!boot.deferred) boot.begin();
   window.raglabBoot = boot;
   if (window.raglabAttach) window.raglabAttach(); // lab.js ran first and is waiting
-  if (boot.problem) return;
-
-  boot.worker.addEventListener("message", (event) => deliver(event.data));
-  boot.worker.addEventListener("error", (event) => {
-    event.preventDefault();
-    deliver({ type: "worker-error", detail: event.message || "worker script failed" });
-  });
 })();

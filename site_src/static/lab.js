@@ -499,6 +499,20 @@
       fail("Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.");
     } else if (boot.problem) {
       fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", boot.problem);
+    } else if (!boot.worker) {
+      // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
+      setStatus(
+        "static",
+        "Ahorro de datos activado: ves los valores calculados al publicar la página. Python " +
+          `(unos ${(config.runtimeBytes / 1e6).toFixed(1).replace(".", ",")} MB) se descargará cuando uses un control.`
+      );
+      const lab = document.getElementById("laboratorio");
+      const begin = () => {
+        for (const type of ["focusin", "pointerdown", "input"]) lab.removeEventListener(type, begin, true);
+        boot.begin();
+        attachWorker();
+      };
+      for (const type of ["focusin", "pointerdown", "input"]) lab.addEventListener(type, begin, true);
     } else {
       worker = boot.worker;
       setStatus("loading", "Los valores mostrados se calcularon al publicar la página. Preparando Python en tu navegador…");

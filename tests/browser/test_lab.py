@@ -587,3 +587,37 @@ def test_a_total_raised_by_a_view_superseded_in_a_burst_is_not_left_busy(page, b
     lab.expect_matches_core()  # including: no region left busy
     assert lab.url_params(lambda params: params.get("k") == "7") == {"k": "7", "umbral": "1", "total": "12"}
     assert lab.errors == []
+
+
+DATA_SAVER = """Object.defineProperty(Navigator.prototype, "connection", {
+  configurable: true,
+  get: () => ({ saveData: true, effectiveType: "4g", addEventListener() {}, removeEventListener() {} }),
+});"""
+
+
+def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, base_url):
+    page.add_init_script(DATA_SAVER)
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(base_url + "?k=3")
+    status = page.locator("[data-status]")
+    config = page.evaluate("JSON.parse(document.getElementById('lab-config').textContent)")
+    megabytes = f"{config['runtimeBytes'] / 1e6:.1f}".replace(".", ",")
+    expect(status).to_have_text(
+        "Ahorro de datos activado: ves los valores calculados al publicar la página. "
+        f"Python (unos {megabytes} MB) se descargará cuando uses un control.")
+    assert 4 < config["runtimeBytes"] / 1e6 < 7
+    page.wait_for_timeout(1500)
+    assert not [url for url in requests if "/pyodide/" in url or "/snapshot." in url or "worker." in url]
+    expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
+    # The URL's state differs from the server's render: pending, until Python computes it.
+    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
+    k = page.locator('[name="k"]')
+    k.focus()  # the first use: Python is on its way at once, and says so
+    expect(status).to_have_attribute("data-status", "loading", timeout=1000)
+    k.press("ArrowRight")
+    expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
+    view = compute({"scenario": load_scenario(), "k": "4", "edited": ["k"]})
+    expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
+    expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)
+    assert [url for url in requests if "/snapshot." in url]
