@@ -206,7 +206,8 @@ def make_site() -> dict[str, bytes]:
     view = compute(default_state(scenario))
     pyodide_version, pyodide_files, lock_info = read_pyodide()
     wheel_name, wheel = build_wheel()
-    snapshot, snapshot_size, snapshot_xor = compress_snapshot(make_snapshot(wheel), pyodide_files["pyodide.asm.wasm"])
+    snapshot, snapshot_size, snapshot_xor, snapshot_layout = compress_snapshot(
+        make_snapshot(wheel), pyodide_files["pyodide.asm.wasm"])
     decoder = read_brotli_decoder()
 
     files: dict[str, bytes] = {}
@@ -248,6 +249,8 @@ def make_site() -> dict[str, bytes]:
             "size": snapshot_size,
             # The memory image's first bytes are stored XORed with the memory the wasm starts with.
             "xorBytes": snapshot_xor,
+            # Its pages of zeros are left out: where the bytes that are there go.
+            "layout": snapshot_layout,
             "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
         },
         "lock": {"info": lock_info, "packages": {}},

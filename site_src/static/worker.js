@@ -1,7 +1,8 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
  * In:  {type: "init", pyodide, runtime, wheel: {url, sha256},
- *       snapshot: {url, integrity, size, xorBytes, decoder: {module, wasm}} | null, lock}
+ *       snapshot: {url, integrity, size, xorBytes, layout: {head, page, runs}, decoder: {module, wasm}} | null,
+ *       lock}
  *      {type: "compute", state, ahead?}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
  *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view, ms, ahead} per
@@ -146,21 +147,75 @@ async function brotliDecoder({ module, wasm }) {
 }
 
 /**
- * Decode a brotli stream chunk by chunk, as it arrives, into `out` (whose length is the decoded
- * size). Browsers' DecompressionStream has no brotli; this streams the wasm decoder the same way.
- * Decoding starts once `start` settles: until then the worker's thread is left to the runtime.
+ * Where the snapshot's decoded bytes go in `out` (zeroed, of the whole snapshot's length): the
+ * build left out the memory image's pages of zeros (raglab_site/runtime.py, zero_pages_left_out),
+ * so the head comes first, then each run of pages kept, at its place. Returns `place(chunk)`,
+ * which writes the next decoded bytes, and `expected`, how many there are in all.
  */
-async function decodeBrotli(stream, out, decoderReady, start) {
-  const size = out.length;
+function placement({ head, page, runs }, out) {
+  const segments = [[0, head]]; // [where in out, how many bytes]
+  for (const [first, count] of runs) {
+    const start = head + first * page;
+    segments.push([start, Math.min(count * page, out.length - start)]);
+  }
+  const expected = segments.reduce((sum, [, length]) => sum + length, 0);
+  let segment = 0;
+  let within = 0;
+  function place(chunk) {
+    for (let from = 0; from < chunk.length; ) {
+      if (segment === segments.length) throw new Error("snapshot: more bytes than its layout holds");
+      const [start, length] = segments[segment];
+      const n = Math.min(length - within, chunk.length - from);
+      out.set(chunk.subarray(from, from + n), start + within);
+      from += n;
+      within += n;
+      if (within === length) {
+        segment += 1;
+        within = 0;
+      }
+    }
+  }
+  return { place, expected };
+}
+
+const DECODE_SLICE_MS = 8;
+
+/** Resolves in a new task, after whatever the thread has queued (a MessageChannel: no clamping). */
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Decode a brotli stream chunk by chunk, as it arrives, into `out` (whose length is the whole
+ * snapshot's), placing the bytes by `layout`. Browsers' DecompressionStream has no brotli; this
+ * streams the wasm decoder the same way. Decoding starts once `start` settles: until then the
+ * worker's thread is left to the runtime.
+ */
+async function decodeBrotli(stream, out, layout, decoderReady, start) {
+  const { place, expected } = placement(layout, out);
   const brotli = await decoderReady;
   await start;
   const { NeedsMoreOutput, ResultSuccess } = brotli.BrotliStreamResultCode;
   const state = new brotli.BrotliDecStream();
   const reader = stream.getReader();
-  let offset = 0;
+  let decoded = 0;
   let finished = false;
+  let ranSince = performance.now();
   try {
     for (;;) {
+      // A chunk already received is read in a microtask: without a pause, decoding would hold the
+      // thread until the download is all decoded, and Pyodide's own start would wait for it.
+      if (performance.now() - ranSince > DECODE_SLICE_MS) {
+        await nextTask();
+        ranSince = performance.now();
+      }
       const { done, value } = await reader.read();
       if (done) break;
       let input = value;
@@ -170,8 +225,8 @@ async function decodeBrotli(stream, out, decoderReady, start) {
         const chunk = result.buf;
         input = input.subarray(result.input_offset);
         result.free();
-        out.set(chunk, offset); // a RangeError if the stream holds more than `size` bytes
-        offset += chunk.length;
+        place(chunk); // throws if the stream holds more bytes than the layout
+        decoded += chunk.length;
         if (code === ResultSuccess) finished = true;
         if (code !== NeedsMoreOutput) break;
       }
@@ -179,7 +234,7 @@ async function decodeBrotli(stream, out, decoderReady, start) {
   } finally {
     state.free();
   }
-  if (!finished || offset !== size) throw new Error(`snapshot: ${offset} of ${size} bytes decoded`);
+  if (!finished || decoded !== expected) throw new Error(`snapshot: ${decoded} of ${expected} bytes decoded`);
   return out;
 }
 
@@ -211,7 +266,8 @@ async function verifiedSnapshot(snapshot, out, signal, start) {
   const decoderReady = brotliDecoder(snapshot.decoder);
   decoderReady.catch(() => {}); // awaited by decodeBrotli
   if (!(self.crypto && crypto.subtle)) {
-    const decoded = await decodeBrotli(await integrityCheckedBody(snapshot, signal), out, decoderReady, start);
+    const body = await integrityCheckedBody(snapshot, signal);
+    const decoded = await decodeBrotli(body, out, snapshot.layout, decoderReady, start);
     milestone("snapshotDecoded");
     return decoded;
   }
@@ -242,7 +298,7 @@ async function verifiedSnapshot(snapshot, out, signal, start) {
     if (!matches) throw new IntegrityError(`snapshot does not match ${snapshot.integrity}`);
   })();
   // Judge integrity first: a tampered file usually also fails to decode, and must say so.
-  const [hash, decoded] = await Promise.allSettled([hashed, decodeBrotli(forDecoder, out, decoderReady, start)]);
+  const [hash, decoded] = await Promise.allSettled([hashed, decodeBrotli(forDecoder, out, snapshot.layout, decoderReady, start)]);
   milestone("snapshotDecoded");
   if (hash.status === "rejected") throw hash.reason;
   if (decoded.status === "rejected") throw decoded.reason;
