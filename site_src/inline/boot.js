@@ -66,8 +66,9 @@
     });
   };
 
-  // Data saver on, or a 2G connection (Network Information API, Chromium only): Python's runtime,
-  // some 5.6 MB, waits for the reader's first use of a control (lab.js); the page reads meanwhile.
+  // Data saver on, or a 2G connection (Network Information API, Chromium only): Python's runtime
+  // (its size is the configuration's runtimeBytes) waits for the reader's first use of a control
+  // (lab.js); the page, rendered by the build, reads meanwhile.
   const connection = navigator.connection;
   boot.deferred = Boolean(connection && (connection.saveData || /2g$/.test(connection.effectiveType || "")));
 

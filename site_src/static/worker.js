@@ -156,7 +156,7 @@ function placement({ head, page, runs }, out) {
   const segments = [[0, head]]; // [where in out, how many bytes]
   for (const [first, count] of runs) {
     const start = head + first * page;
-    segments.push([start, Math.min(count * page, out.length - start)]);
+    segments.push([start, Math.max(0, Math.min(count * page, out.length - start))]);
   }
   const expected = segments.reduce((sum, [, length]) => sum + length, 0);
   let segment = 0;
