@@ -262,7 +262,6 @@
       const viewKey = newer() ? adoptTotal(message.view.controls.total, viewState) : null;
       if (queued) request(); // Python starts on the latest state while this one is written
       if (viewKey !== null && newer()) show(message.view, viewState, viewChange, viewKey);
-      if (message.ahead) performance.mark("raglab:computed-ahead");
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
