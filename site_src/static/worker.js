@@ -520,8 +520,6 @@ function sortedRows(column, ascending, limit) {
   return sorted.slice(0, limit);
 }
 
-const inMegabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
-
 /**
  * The «Tus datos» panel: each file streams from disk into Python (raglab_core.browser.EvaluationBridge),
  * which evaluates a run query by query as it arrives; nothing leaves the browser. Progress is the
@@ -560,7 +558,7 @@ async function evaluate(request) {
             reached = start + ((end - start) * done) / sizes[index];
             if (reached - reported >= 0.005 || stop) {
               reported = reached;
-              const where = item.file ? ` (${inMegabytes(done)} de ${inMegabytes(sizes[index])} MB)` : "";
+              const where = item.file ? ` (${megabytes(done)} de ${megabytes(sizes[index])} MB)` : "";
               progress(reached, `Leyendo y evaluando ${what}${again}${where}…`);
             }
             return stop;
