@@ -71,6 +71,8 @@ OUTPUTS = (
     _row("ideal_order", "breakdown", "", "", "reading"),  # shown under IDCG@k
     _row("ndcg_division", "breakdown", "nDCG@k", "", "reading"),
     _row("mrr_rank", "breakdown", "MRR@k", "", "reading"),
+    # «La misma lista, otras definiciones» (DESIGN §4.4), under the breakdown: its reading.
+    _row("conventions_reading", "breakdown", "", "", "reading"),
 )
 CONTROL_NAMES = tuple(row["name"] for row in CONTROLS)
 OUTPUT_NAMES = tuple(name for row in OUTPUTS for name in (row["name"], row["companion"]) if name)

@@ -19,13 +19,22 @@
     controls[name] = document.querySelector(`[name="${name}"]`);
     defaults[name] = controls[name].defaultValue;
   }
-  const defaultGrades = documents.map((doc) => String(doc.grade)).join(",");
   const ranking = document.querySelector('[data-output="ranking"]');
   const rows = {};
   const gradeSelects = {};
   for (const doc of documents) {
     rows[doc.id] = ranking.querySelector(`[data-doc="${doc.id}"]`);
     gradeSelects[doc.id] = ranking.querySelector(`[data-grade-for="${doc.id}"]`);
+  }
+  const gradesOfSelects = () => documents.map((d) => gradeSelects[d.id].value).join(",");
+  // The scenario's grades: what the server rendered selected (a reload may restore other choices).
+  const defaultGrades = documents.map((d) => Array.from(gradeSelects[d.id].options).find((o) => o.defaultSelected).value).join(",");
+  // The conventions panel's rows (DESIGN §4.4), those shown and those kept aside in a <template>.
+  const conventionsBody = document.querySelector("[data-conventions-body]");
+  const conventionRows = new Map();
+  for (const node of [...document.querySelectorAll("[data-convention]"),
+    ...(document.querySelector("[data-conventions-spare]")?.content.querySelectorAll("[data-convention]") || [])]) {
+    conventionRows.set(node.dataset.convention, node);
   }
   const unretrieved = Array.from(document.querySelectorAll('[data-output="unretrieved"] > li'));
   const breakdownRows = Array.from(document.querySelectorAll('[data-output="breakdown"] tr[data-rank]'));
@@ -369,6 +378,7 @@
     applyRanking(view.ranking);
     view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
     applyBreakdown(view.breakdown);
+    applyConventions(view.conventions);
     applyWindows(view.chunk_windows);
     scheduleAnnouncement(view.announcements);
   }
@@ -381,10 +391,20 @@
     for (const [cell, field] of rowCells.get(node)) setText(cell, String(row[field]));
   }
 
-  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade"], ["gain", "gain"], ["discount", "discount"],
+  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade_token"], ["gain", "gain"], ["discount", "discount"],
     ["contribution", "contribution"], ["inK", "in_k"], ["first", "first"]];
   function applyBreakdown(viewRows) {
     viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
+  }
+
+  // The view's rows, in its order; a row it leaves out goes back aside.
+  function applyConventions(viewRows) {
+    viewRows.forEach((row, i) => {
+      const node = conventionRows.get(row.name);
+      writeRow(node, row, [["value", "raw"]]);
+      if (conventionsBody.children[i] !== node) conventionsBody.insertBefore(node, conventionsBody.children[i] || null);
+    });
+    while (conventionsBody.children.length > viewRows.length) conventionsBody.lastElementChild.remove();
   }
 
   // The strip's geometry comes from raglab_core.arithmetic: this only moves rectangles.
@@ -415,14 +435,14 @@
     }
   }
 
-  const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
+  const RANKING_DATA = [["grade", "grade_token"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
     ["cutK", "cut_k"], ["cutRerank", "cut_rerank"], ["cut", "cut_label"]];
   function applyRanking(viewRows) {
     for (const row of viewRows) {
       const item = rows[row.id];
       writeRow(item, row, RANKING_DATA);
       const select = gradeSelects[row.id];
-      if (select.value !== String(row.grade)) select.value = String(row.grade);
+      if (select.value !== row.grade_token) select.value = row.grade_token;
     }
     const order = viewRows.map((row) => row.id);
     const shown = Array.from(ranking.children, (item) => item.dataset.doc);
@@ -468,7 +488,7 @@
   }
   for (const doc of documents) {
     gradeSelects[doc.id].addEventListener("change", () => {
-      raw.grades = documents.map((d) => gradeSelects[d.id].value).join(",");
+      raw.grades = gradesOfSelects();
       changed("grades");
     });
   }
