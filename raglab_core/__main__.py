@@ -36,7 +36,6 @@ run.txt        1  0.5000  0.5000
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -44,7 +43,7 @@ from .errors import LabError
 from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, evaluate_run, lab_measures, parse_measures
 from .inputs import SLOTS, Reading, read_all, run_names
 from .metrics import GAINS
-from .report import PERMUTATIONS, SEED, build_report, p_value_bound, require_common_queries, warned_runs
+from .report import PERMUTATIONS, SEED, build_report, p_value_bound, report_json, require_common_queries, warned_runs
 
 TIES_HELP = (
     "how tied scores compare: 'double' (default) matches trec_eval 10.0 (2023) and ranx; "
@@ -222,7 +221,7 @@ def main(argv=None) -> int:
     report, comparison = build_report(runs, args.permutations, args.seed)
     notes = skipped_notes(runs, comparison)
     if args.json:
-        output = json.dumps(report, indent=2, allow_nan=False) + "\n"
+        output = report_json(report)
     else:
         output = format_table(report, args.per_query)
     for note in notes:

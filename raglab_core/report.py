@@ -15,6 +15,7 @@ References
    significance tests for information retrieval evaluation", CIKM 2007.
 """
 
+import json
 import math
 import random
 import sys
@@ -380,6 +381,11 @@ def require_common_queries(runs, qrels_name: str) -> None:
 
 
 # --- the report (the CLI's --json, and the page's «Tus datos» panel) ------------------------------
+
+
+def report_json(report) -> str:
+    """The report as ``python -m raglab_core eval --json`` prints it, and as the page's «Descargar JSON» saves it."""
+    return json.dumps(report, indent=2, allow_nan=False) + "\n"
 
 
 def build_report(runs, permutations=PERMUTATIONS, seed=SEED, progress=None):
