@@ -1,4 +1,16 @@
-"""Reading the lab's form values (strings from a form or URL, or numbers) as integers.
+"""Reading and settling the lab's controls: form values (strings from a form or URL, or numbers) as integers.
+
+What it holds:
+
+- :func:`whole_in_range`, the one parser of a numeric control;
+- :func:`read_controls`, every control of a state read at once: a bad one gets
+  ``value None`` and its message, the others go on;
+- the settling rules between controls (DESIGN §4.1): ``total`` follows the
+  judged count of ``umbral`` or is checked or raised (:func:`_settle_total`),
+  and an overlap not below the chunk size is reported on the field the user
+  changed last (:func:`_settle_overlap`);
+- :data:`CONTROL_LABELS`, how messages name each control, and
+  :func:`invalid_labels`, the Spanish list of the invalid ones.
 
 The page sends what the user typed, untouched; every rule about what is a
 valid value lives here, so JavaScript holds none. A bad value raises
@@ -9,8 +21,25 @@ requirement (and, where it helps, what was wrong).
 import math
 import re
 
+from . import metrics
 from .errors import LabError
-from .formatting import integer
+from .form import CONTROL_NAMES, MAX_GRADE, table
+from .formatting import count, integer, spanish_list
+
+#: How each control is named in Spanish messages.
+CONTROL_LABELS = {
+    "k": "k",
+    "umbral": "el umbral",
+    "rerank": "la profundidad de reranking",
+    "total": "los relevantes totales",
+    "docs": "los documentos",
+    "tokens_doc": "los tokens por documento",
+    "chunk": "el chunk size",
+    "solape": "el solape",
+    "grades": "los grados",
+}
+#: The chunking controls, in the order :func:`~raglab_core.chunking.footprint` takes them.
+CHUNKING_INPUTS = ("docs", "tokens_doc", "chunk", "solape")
 
 MAX_TEXT_LENGTH = 40
 _ASCII_WHOLE = re.compile(r"[0-9]+")
@@ -83,3 +112,116 @@ def _parse_text(text: str, field: str, need: str) -> int:
     if any(ch.isdigit() for ch in text) and all(ch.isdigit() or ch.isspace() for ch in text):
         raise LabError.page(f"Usa las cifras 0 a 9 sin espacios: debe ser {need}.", field)
     raise LabError.page(f"No es un número entero. Escribe {need}.", field)
+
+
+# --- the whole form -----------------------------------------------------------------------
+
+
+def edited_names(raw) -> list:
+    """The state's ``edited`` list, keeping only control names (anything else: no edits)."""
+    if not isinstance(raw, list):
+        return []
+    return [name for name in raw if isinstance(name, str) and name in CONTROL_LABELS]
+
+
+def _last_edited(edited, names, default=None):
+    """Which of ``names`` the user changed most recently, or ``default`` if none of them."""
+    return next((name for name in reversed(edited) if name in names), default)
+
+
+def read_controls(state: dict, scenario: dict, edited: list):
+    """Parse every control; a bad one gets ``value None`` and its message, the rest go on."""
+    n = len(scenario["documents"])
+    defaults = scenario["defaults"]
+    raw = {name: state.get(name, defaults.get(name)) for name in CONTROL_NAMES}
+    controls, values = {}, {}
+
+    def fail(name, message):
+        controls[name] = {"value": None, "error": message}
+        values[name] = None
+
+    controls["grades"] = _read_grades(state.get("grades"), scenario)
+    ranking_size = f" (el ranking tiene {n} documentos)"
+    why = {"k": ranking_size, "umbral": f" (la escala de grados va de 0 a {MAX_GRADE})", "rerank": ranking_size}
+    for row in table(n)["controls"]:
+        name = row["name"]
+        if name == "total" and raw[name] is None:  # follows the threshold: set below
+            continue
+        try:
+            value = whole_in_range(raw[name], name, row["min"], row["max"], why.get(name, ""))
+        except LabError as error:
+            fail(name, str(error))
+        else:
+            controls[name] = {"value": value, "error": None}
+            values[name] = value
+    _settle_total(controls, values, raw["total"], scenario, edited)
+    _settle_overlap(controls, values, edited, fail)
+    return controls, values
+
+
+def _settle_total(controls, values, raw_total, scenario, edited) -> None:
+    """Apply §4.1 to ``total``: follow the judged count, or check or raise the user's value."""
+    grades = controls["grades"]["value"] + [doc["grade"] for doc in scenario.get("unretrieved", [])]
+    threshold = values["umbral"]
+    judged = None if threshold is None else metrics.relevant_count(grades, threshold)
+    user_set = raw_total is not None
+    control = controls.get("total", {"value": judged, "error": None})
+    control.update(set=user_set, raised_from=None)
+    controls["total"] = control
+    values["total"] = control["value"]
+    if not user_set or control["error"] or judged is None or control["value"] >= judged:
+        return
+    if _last_edited(edited, ("total", "umbral", "grades")) == "total":
+        in_ranking = metrics.relevant_count(controls["grades"]["value"], threshold)
+        control.update(
+            value=None,
+            error=f"Debe ser al menos {judged}: hay {count(judged, 'documento juzgado', 'documentos juzgados')} "
+            f"que {'alcanza' if judged == 1 else 'alcanzan'} el grado {threshold} "
+            f"({in_ranking} en el ranking y {judged - in_ranking} sin recuperar).",
+        )
+    else:
+        control.update(value=judged, raised_from=control["value"])
+    values["total"] = control["value"]
+
+
+def _settle_overlap(controls, values, edited, fail) -> None:
+    """An overlap must be below the chunk size: the error goes on the one of the two the user changed last."""
+    chunk, overlap = values["chunk"], values["solape"]
+    if chunk is None or overlap is None or overlap < chunk:
+        return
+    if _last_edited(edited, ("chunk", "solape"), "solape") == "chunk":
+        fail("chunk", f"Debe ser mayor que el solape ({count(overlap, 'token')}).")
+    else:
+        fail("solape", str(LabError("overlap_not_below_chunk", "solape")))
+
+
+def _read_grades(raw, scenario: dict) -> dict:
+    """Edited grades (list or "3,0,2,…") or the scenario's; a bad list keeps the scenario's."""
+    original = [doc["grade"] for doc in scenario["documents"]]
+    if raw is None:
+        return {"value": original, "error": None}
+    n = len(original)
+    items = raw.split(",") if isinstance(raw, str) else raw
+    message = (
+        f"Los grados deben ser {n} enteros entre 0 y {MAX_GRADE} separados por comas, "
+        "uno por documento en el orden inicial. Se muestran los grados del escenario."
+    )
+    if not isinstance(items, list) or len(items) != n:
+        return {"value": original, "error": message}
+    try:
+        grades = [whole_in_range(item, "grades", 0, MAX_GRADE) for item in items]
+    except LabError:
+        return {"value": original, "error": message}
+    return {"value": grades, "error": None}
+
+
+def invalid_labels(names, values) -> str | None:
+    """The Spanish list of the invalid controls among ``names`` ("k y el umbral"), or None.
+
+    >>> invalid_labels(("k", "umbral", "rerank"), {"k": None, "umbral": None, "rerank": 2})
+    'k y el umbral'
+    >>> invalid_labels(("k",), {"k": 3}) is None
+    True
+    """
+    bad = [CONTROL_LABELS[name] for name in names if values[name] is None]
+    return spanish_list(bad) if bad else None

@@ -148,7 +148,7 @@ def test_worker_bridge_streams_chunks_reports_progress_and_lists_problems():
     answer = json.loads(bad.end())
     assert answer["ok"] is False and answer["message"] == "«run.txt» tiene 14 problemas:"
     assert answer["problems"][0] == "línea 1: la puntuación «x0» no es un número en cifras ASCII"
-    assert len(answer["problems"]) == 10 and answer["more"] == 4
+    assert len(answer["problems"]) == 11 and answer["problems"][-1] == "… y 4 problemas más."
     assert json.loads(bad.finish(None)) == answer  # the session is over
 
 

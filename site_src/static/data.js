@@ -112,11 +112,10 @@
   settings.measures.addEventListener("input", markStale);
   settings.ties.addEventListener("change", markStale);
 
-  /** A message, and a bad file's problems as a list (at most ten, then how many more). */
-  function showError(message, problems = [], more = 0) {
+  /** A message, and a bad file's problems as a list (Python's lines: at most ten, then how many more). */
+  function showError(message, problems = []) {
     errorLine.textContent = message;
     const items = problems.map((text) => el("li", {}, text));
-    if (more) items.push(el("li", {}, `… y ${integer(more)} ${more === 1 ? "problema más" : "problemas más"}.`));
     problemList.replaceChildren(...items);
     problemList.hidden = items.length === 0;
   }
@@ -189,7 +188,7 @@
         finish();
         if (message.detail) console.error("raglab: evaluation", message.detail);
         statusLine.textContent = "";
-        showError(message.message, message.problems || [], message.more || 0);
+        showError(message.message, message.problems || []);
       }
     } else if (message.type === "rows") {
       if (message.request === rowsRequest && onRows) onRows(message);

@@ -621,7 +621,7 @@ self.addEventListener("message", async (event) => {
       const result = JSON.parse(computeJson(JSON.stringify(message.state)));
       if (result.ok) post("view", { view: result.view, ms: performance.now() - started, ahead: Boolean(message.ahead) });
       else if (message.ahead) post("ahead-failed");
-      else post("error", { text: `Estado no válido: ${result.message}`, detail: result.field });
+      else post("error", { text: result.text, detail: result.internal ? result.detail : result.field });
     } catch (error) {
       if (message.ahead) return post("ahead-failed"); // said if and when the user asks for this state
       post("error", {
