@@ -9,6 +9,7 @@ import traceback
 
 from .errors import LabError
 from .lab import compute
+from .loading import reading_progress
 from .trec import TrecFormatError
 
 
@@ -187,6 +188,10 @@ class EvaluationBridge:
         if not self.failure:
             self._call(lambda: self.session.feed(text))
         return bool(self.failure) or self.session.regroup
+
+    def reading(self, slot: str, again: bool, done=None, size=None) -> str:
+        """The status line while the file of ``slot`` is read (:func:`raglab_core.loading.reading_progress`)."""
+        return reading_progress(slot, bool(again), done, size)
 
     def end(self) -> str:
         """End the file: ``{"ok": true}``, ``{"ok": true, "regroup": true}`` (read it again, ungrouped) or a failure."""
