@@ -39,7 +39,7 @@ from raglab_site.templates import MissingAsset, render, template_environment
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, form  # noqa: E402
+from raglab_core import LabError, form, readings  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -265,6 +265,7 @@ def make_site() -> dict[str, bytes]:
     runtime_files += [snapshot_path, assets["worker.js"]["url"]] + [decoder_base + name for name in decoder]
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
+    lab_config["texts"] = readings.status_texts(lab_config["runtimeBytes"])  # every sentence lab.js shows
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
