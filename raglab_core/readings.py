@@ -132,14 +132,12 @@ def no_windows(values) -> str | None:
 # --- the page's status line --------------------------------------------------------------
 
 
-def status_texts(runtime_bytes: int) -> dict:
-    """The sentences lab.js shows in the page's status line and live region, by name (``lab_config.texts``).
+def status_texts() -> dict:
+    """The sentences lab.js shows in the page's status line and live region, by name (``lab_config.texts``);
+    those about Python's download, with its sizes, are :mod:`raglab_core.loading`'s.
 
-    ``runtime_bytes`` is what Python's start downloads, named when a data saver makes it wait.
-
-    >>> texts = status_texts(12_345_678)
-    >>> texts["data_saver"].split(". ")[1]
-    'Python (unos 12,3 MB) se descargará cuando uses un control.'
+    >>> status_texts()["reset"]
+    'Valores del escenario restablecidos.'
     """
     ready = "Python está listo: los valores se recalculan en tu navegador."
     return {
@@ -157,10 +155,6 @@ def status_texts(runtime_bytes: int) -> dict:
         ),
         "unsupported": "Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.",
         "no_worker": "No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.",
-        "data_saver": (
-            "Ahorro de datos activado: ves los valores calculados al publicar la página. "
-            f"Python (unos {decimal(runtime_bytes / 1e6, 1)} MB) se descargará cuando uses un control."
-        ),
         "reset": "Valores del escenario restablecidos.",
         "copied": "Enlace copiado: pégalo para compartir este estado del laboratorio.",
         "not_copied": "No se pudo copiar el enlace: cópialo de la barra de direcciones.",

@@ -584,7 +584,7 @@
       fail(TEXTS.no_worker, boot.problem);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
-      setStatus("static", TEXTS.data_saver);
+      setStatus("static", config.dataSaverText); // raglab_core.loading, with the runtime's size
       const lab = document.getElementById("laboratorio");
       const begin = () => {
         for (const type of ["focusin", "pointerdown", "input"]) lab.removeEventListener(type, begin, true);
