@@ -35,12 +35,8 @@ from raglab_site.templates import MissingAsset, render, template_environment
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-<<<<<<< HEAD
-from raglab_core import LabError, conventions, form, loading  # noqa: E402
+from raglab_core import LabError, conventions, form, loading, readings  # noqa: E402
 from raglab_core.controls import UNJUDGED, UNJUDGED_LABEL  # noqa: E402
-=======
-from raglab_core import LabError, form, loading, readings  # noqa: E402
->>>>>>> main
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 

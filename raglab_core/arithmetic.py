@@ -49,6 +49,8 @@ def breakdown(ranked, judged, k, threshold, ids) -> dict:
                 "rank": rank,
                 "doc": doc_id,
                 "grade": grade,
+                "grade_token": grade_token(grade),
+                "grade_text": UNJUDGED_LABEL if grade is None else str(grade),
                 "gain": gain,
                 "discount": discount,
                 "contribution": gain / discount,
@@ -74,17 +76,14 @@ def breakdown_texts(row: dict, first_relevant, threshold) -> dict:
     >>> row = {"rank": 2, "relevant": True, "gain": 7, "discount": 1.5849625007211562,
     ...        "contribution": 7 / 1.5849625007211562, "running": 11.4}
     >>> breakdown_texts({**row, "grade": 3}, first_relevant=2, threshold=2)
-    {'grade_token': '3', 'grade_text': '3', 'relevant_text': 'sí', 'mrr_text': '● 1/2', 'gain_text': '7', 'discount_text': '1,585', 'contribution_text': '4,417', 'running_text': '11,400'}
+    {'relevant_text': 'sí', 'mrr_text': '● 1/2', 'gain_text': '7', 'discount_text': '1,585', 'contribution_text': '4,417', 'running_text': '11,400'}
     >>> breakdown_texts({**row, "grade": None, "relevant": False}, None, 2)["gain_text"]
     '—'
     """
-    unjudged = row["grade"] is None  # counts as not relevant and gains 0: its gain is shown as «—»
     return {
-        "grade_token": grade_token(row["grade"]),
-        "grade_text": UNJUDGED_LABEL if unjudged else str(row["grade"]),
         "relevant_text": ("sí" if row["relevant"] else "no") if threshold is not None else "—",
         "mrr_text": f"● 1/{row['rank']}" if row["rank"] == first_relevant else "",
-        "gain_text": DASH if unjudged else integer(row["gain"]),
+        "gain_text": DASH if row["grade"] is None else integer(row["gain"]),  # unjudged: not relevant, gains 0
         "discount_text": decimal(row["discount"]),
         "contribution_text": decimal(row["contribution"]),
         "running_text": decimal(row["running"]),

@@ -163,8 +163,9 @@ def reading(ranked, rows_, controls, outputs) -> str:
         found = outputs["relevant_in_k"]["value"]
         candidates.append((v["context_precision"] - v["ap"], (
             f"La context precision de ragas da {t['context_precision']} y el AP@{k} de trec_eval "
-            f"{t['ap']}: suman lo mismo, pero ragas divide entre {count(found, 'relevante recuperado', 'relevantes recuperados')} "
-            f"y AP entre {count(total, 'relevante conocido', 'relevantes conocidos')}, así que no ve los que faltan."
+            f"{t['ap']}: suman las mismas precisiones, pero ragas divide entre "
+            f"{count(found, 'relevante recuperado', 'relevantes recuperados')} y AP entre los {total} relevantes "
+            "conocidos, así que ragas no ve los que faltan."
         )))
     if differ("ndcg_ranking_ideal", "ndcg"):
         candidates.append((v["ndcg_ranking_ideal"] - v["ndcg"], (
@@ -182,8 +183,8 @@ def reading(ranked, rows_, controls, outputs) -> str:
         )))
     if differ("success", "recall"):
         candidates.append((v["success"] - v["recall"], (
-            f"Success@{k} («hit rate») vale {t['success']} en cuanto aparece un relevante; Recall@{k} cuenta "
-            f"cuántos de los {total} hay en el top-{k}: {t['recall']}. No son la misma medida."
+            f"Success@{k} («hit rate») vale {t['success']} en cuanto aparece un relevante; Recall@{k} mide qué "
+            f"parte de los {total} relevantes conocidos está en el top-{k}: {t['recall']}. No son la misma medida."
         )))
     candidates.sort(key=lambda item: -abs(item[0]))  # stable: the order above breaks ties
     within = sum(1 for grade in ranked[:k] if grade is None)
@@ -191,8 +192,8 @@ def reading(ranked, rows_, controls, outputs) -> str:
     if within:
         told.insert(0, _unjudged_sentence(ranked, within, k, threshold, v, t, outputs))
     if not told:
-        return (f"Con este ranking y k = {k} las definiciones de la tabla coinciden entre sí con tres decimales: "
-                "la convención no cambia la lectura.")
+        return (f"Con este ranking y k = {k}, ningún par de convenciones de la tabla se separa (con tres decimales): "
+                "aquí la definición elegida no cambia la lectura.")
     return " ".join(told)
 
 

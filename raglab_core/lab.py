@@ -101,16 +101,8 @@ def compute(state) -> dict:
         "outputs": outputs,
         "ranking": rows,
         "unretrieved": _unretrieved_rows(scenario, values),
-<<<<<<< HEAD
-        "breakdown": [
-            {**row, **breakdown_texts(row, arithmetic["first_relevant"], values["umbral"]),
-             "first": row["rank"] == arithmetic["first_relevant"]}
-            for row in arithmetic["rows"]
-        ],
-        "conventions": convention_rows,
-=======
         "breakdown": _breakdown_rows(arithmetic, values),
->>>>>>> main
+        "conventions": convention_rows,
         "chunk_windows": _windows(values),
         "announcements": readings.announcements(values, outputs),
     }

@@ -194,3 +194,129 @@ def test_the_rows_follow_the_contract_and_the_cards():
     assert list(rows) == list(conventions.NAMES)
     _, rows, _ = lab({"k": "0"})
     assert all(row["value"] is None and row["raw"] == "" and row["text"] == "—" for row in rows.values())
+
+
+# --- the panel's reading: what differs most for this state, and why ----------------------------------
+
+READINGS = [
+    # The issue's example: R > k, the top k full of relevant documents.
+    ({"grades": "3,3,2,2,3,0,0,0,0,0,0,0", "rerank": "0", "k": "5"},
+     "Con k = 5 y 8 relevantes, Recall@5 no puede pasar de 5/8 (0,625); el R_cap de BEIR divide entre 5 y da "
+     "1,000. La context precision de ragas da 1,000 y el AP@5 de trec_eval 0,625: suman las mismas precisiones, "
+     "pero ragas divide entre 5 relevantes recuperados y AP entre los 8 relevantes conocidos, así que ragas no ve "
+     "los que faltan."),
+    # Singular: one relevant retrieved, k = 1.
+    ({"grades": "3,3,2,2,3,0,0,0,0,0,0,0", "rerank": "0", "k": "1"},
+     "Con k = 1 y 8 relevantes, Recall@1 no puede pasar de 1/8 (0,125); el R_cap de BEIR divide entre 1 y da "
+     "1,000. La context precision de ragas da 1,000 y el AP@1 de trec_eval 0,125: suman las mismas precisiones, "
+     "pero ragas divide entre 1 relevante recuperado y AP entre los 8 relevantes conocidos, así que ragas no ve "
+     "los que faltan."),
+    # The default state at k = 5.
+    ({"k": "5"},
+     "La context precision de ragas da 1,000 y el AP@5 de trec_eval 0,375: suman las mismas precisiones, pero "
+     "ragas divide entre 3 relevantes recuperados y AP entre los 8 relevantes conocidos, así que ragas no ve los "
+     "que faltan. Success@5 («hit rate») vale 1,000 en cuanto aparece un relevante; Recall@5 mide qué parte de "
+     "los 8 relevantes conocidos está en el top-5: 0,375. No son la misma medida."),
+    # Two unjudged documents within k: what they change first, then the largest gap.
+    ({"grades": "3,u,2,u,0,2,3,1,0,2,1,0", "k": "5"},
+     "Hay 2 documentos sin juicio en el top-5: cuentan como no relevantes (la convención de trec_eval). Si fueran "
+     "relevantes, Precision@5 valdría 1,000 (y no 0,600) y MRR@5 1,000 (y no 0,333); si se quitan y se cierran "
+     "los huecos (lista condensada, trec_eval -J), Precision@5 vale 0,800 y nDCG@5 0,639. Success@5 («hit rate») "
+     "vale 1,000 en cuanto aparece un relevante; Recall@5 mide qué parte de los 8 relevantes conocidos está en el "
+     "top-5: 0,375. No son la misma medida."),
+    # One unjudged document: singular.
+    ({"rerank": "0", "k": "1", "grades": "u,3,0,0,0,0,0,0,0,0,0,0"},
+     "Hay 1 documento sin juicio en el top-1: cuenta como no relevante (la convención de trec_eval). Si fuera "
+     "relevante, Precision@1 valdría 1,000 (y no 0,000) y MRR@1 1,000 (y no 0,000); si se quita y se cierran los "
+     "huecos (lista condensada, trec_eval -J), Precision@1 vale 1,000 y nDCG@1 1,000."),
+    # Nothing relevant in the top k: every definition agrees.
+    ({"grades": "0,0,0,0,0,0,0,0,0,0,0,3", "rerank": "0", "k": "3"},
+     "Con este ranking y k = 3, ningún par de convenciones de la tabla se separa (con tres decimales): aquí la "
+     "definición elegida no cambia la lectura."),
+    ({"k": "0"}, "Sin comparación de convenciones hasta que corrijas k."),
+    ({"umbral": "9", "total": "x"}, "Sin comparación de convenciones hasta que corrijas el umbral y los relevantes totales."),
+]
+
+
+@pytest.mark.parametrize("state, expected", READINGS, ids=[str(i) for i in range(len(READINGS))])
+def test_the_panels_reading(state, expected):
+    view, _, _ = lab(state)
+    assert view["outputs"]["conventions_reading"]["text"] == expected
+
+
+def test_the_reading_names_the_ideal_and_gain_rows_when_they_differ_most():
+    view, rows, _ = lab({"grades": "1,1,0,0,0,0,0,0,0,0,0,0", "rerank": "0", "k": "2", "umbral": "1"})
+    reading = view["outputs"]["conventions_reading"]["text"]
+    assert f"nDCG@2 sube a {rows['ndcg_ranking_ideal']['text']} desde {rows['ndcg']['text']}" in reading
+    assert "ignora los relevantes que la primera etapa no recuperó" in reading
+
+
+# --- «Tus datos» and the CLI: R_cap@k, named as BEIR names it ------------------------------------------
+
+docids = st.sampled_from([f"d{i}" for i in range(12)])
+qids = st.sampled_from(["q1", "q2", "q3"])
+
+
+@settings(max_examples=STATES, deadline=None)
+@given(st.dictionaries(qids, st.dictionaries(docids, st.integers(-1, 3), min_size=1), min_size=1),
+       st.dictionaries(qids, st.dictionaries(docids, st.floats(-5, 5, allow_nan=False), min_size=1)),
+       st.integers(1, 15), st.integers(1, 3))
+def test_the_evaluators_r_cap_is_beirs_recall_cap(qrels, run, k, rel):
+    """BEIR sorts by score alone (Python's stable sort on ties); the run's distinct scores here are
+    made strictly decreasing in trec_eval's order first, so both see one order."""
+    from raglab_core.evaluation import evaluate_run, trec_order
+
+    strict = {q: {d: float(-i) for i, d in enumerate(trec_order(scores))} for q, scores in run.items()}
+    result = evaluate_run(qrels, strict, [f"R_cap(rel={rel})@{k}" if rel != 1 else f"R_cap@{k}"])
+    for qid, (ours,) in result.per_query.items():
+        assert ours == beir_recall_cap(strict[qid], qrels[qid], k, rel)
+
+
+def test_r_cap_is_listed_and_named_as_beir_names_it():
+    from raglab_core.evaluation import SUPPORTED, parse_measures
+
+    assert [str(m) for m in parse_measures("R_cap@10 R_cap(rel=2)@5")] == ["R_cap@10", "R_cap(rel=2)@5"]
+    assert SUPPORTED.endswith("R_cap@k")
+    with pytest.raises(Exception):  # ir_measures has no such measure: we say so in the page and the docs
+        ir_measures.parse_measure("R_cap@10")
+
+
+# --- «sin juicio»: the URL's «u», None in a list, "grade": null in the scenario ---------------------------
+
+
+def test_u_in_the_url_and_none_in_a_list_are_the_same_state():
+    by_url, _, _ = lab({"grades": "3,u,2,u,0,2,3,1,0,2,1,0"})
+    by_list, _, _ = lab({"grades": [3, None, 2, None, 0, 2, 3, 1, 0, 2, 1, 0]})
+    assert by_url == by_list
+    assert by_url["controls"]["grades"] == {"value": [3, None, 2, None, 0, 2, 3, 1, 0, 2, 1, 0], "error": None}
+    row = next(row for row in by_url["ranking"] if row["id"] == "d02")
+    assert (row["grade"], row["grade_token"], row["relevant"]) == (None, "u", False)
+    cell = next(row for row in by_url["breakdown"] if row["doc"] == "d02")
+    assert (cell["grade_token"], cell["grade_text"], cell["gain"], cell["gain_text"]) == ("u", "sin juicio", 0, "—")
+
+
+def test_unjudged_documents_leave_the_ideal_and_the_default_total():
+    unjudged, _, _ = lab({"grades": "3,u,2,u,0,2,3,1,0,2,1,0", "umbral": "2", "k": "12"})
+    judged, _, _ = lab({"grades": "3,3,2,3,0,2,3,1,0,2,1,0", "umbral": "2", "k": "12"})
+    assert judged["controls"]["total"]["value"] - unjudged["controls"]["total"]["value"] == 2
+    ideal = unjudged["outputs"]["ideal_order"]["text"]
+    assert ideal.endswith(": 3, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 0.") and "3, 3, 3, 3, 3" in judged["outputs"]["ideal_order"]["text"]
+
+
+@pytest.mark.parametrize("grades", ["3,x,2,u,0,2,3,1,0,2,1,0", "3,U,2,0,0,2,3,1,0,2,1,0", "3,,2,0,0,2,3,1,0,2,1,0"])
+def test_only_u_means_unjudged(grades):
+    view, _, _ = lab({"grades": grades})
+    assert "«u», sin juicio" in view["controls"]["grades"]["error"]
+
+
+def test_the_scenario_may_leave_a_ranked_document_unjudged_but_not_an_unretrieved_one():
+    from raglab_core import LabError
+
+    scenario = load_scenario()
+    scenario["documents"][1]["grade"] = None
+    view = compute({"scenario": scenario})
+    assert view["ranking"][0]["grade"] is not None and "judged" in {row["name"] for row in view["conventions"]}
+    scenario["unretrieved"][0]["grade"] = None
+    with pytest.raises(LabError) as caught:
+        compute({"scenario": scenario})
+    assert caught.value.field == "scenario.unretrieved[0].grade"
