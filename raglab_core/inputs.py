@@ -19,7 +19,7 @@ streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 >>> texts = {"qrels": ["q1 0 a 1\\nq2 0 b 1\\n"], "A": ["q1 Q0 a 1 1 t\\nq2 Q0 b 1 1 t\\nq1 Q0 c 2 0.5 t\\n"]}
 >>> asked = []
 >>> read_all(reading, lambda slot: asked.append(slot) or texts[slot]).evaluations["A"].mean
-{'P@2': 0.5}
+(0.5,)
 >>> asked
 ['qrels', 'A', 'A']
 """
