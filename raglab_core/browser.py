@@ -38,8 +38,6 @@ def compute_json(state_json: str) -> str:
     >>> answer = json.loads(compute_json('{"scenario": null}'))
     >>> answer["ok"], answer["text"].startswith("Estado no válido: ")
     (False, True)
-    >>> json.loads(compute_json('[1]'))["internal"]
-    True
     """
     try:
         view = compute(json.loads(state_json))
@@ -190,7 +188,7 @@ class EvaluationBridge:
 
     def next(self) -> str | None:
         """The file to read now, from its start: ``"qrels"``, ``"A"`` or ``"B"``; ``None`` when done or failed."""
-        return self._call(self.session.next)
+        return self._call(lambda: self.session.next())
 
     def feed(self, text: str, done=None) -> bool:
         """The next chunk of text, ``done`` bytes of the file read so far; ``True``: stop reading this file."""
@@ -198,7 +196,7 @@ class EvaluationBridge:
 
     def end(self) -> None:
         """End the file being read."""
-        self._call(self.session.end)
+        self._call(lambda: self.session.end())
 
     def unreadable(self, detail: str) -> None:
         """The file being read could not be read as UTF-8 text (``detail``: the browser's reason)."""

@@ -506,7 +506,7 @@ def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
     >>> parse_run(["q1 Q0 d1 1 nan tag", "q1 Q0 d2 2 0.1", "q1 Q0 d3 3 ١ tag"], name="r.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: r.txt: 3 problemas
+    raglab_core.trec.TrecFormatError: «r.txt» tiene 3 problemas:
       línea 1: la puntuación «nan» no es un número finito
       línea 2: se esperaban al menos 6 columnas (qid Q0 docid rank score tag) y hay 5
       línea 3: la puntuación «١» no es un número en cifras ASCII

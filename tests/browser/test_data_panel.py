@@ -310,8 +310,9 @@ def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refus
     # «Evaluar» pressed while the sample files load starts nothing: the sample's evaluation is the only one.
     page.evaluate("""() => { const get = window.fetch;
       window.fetch = (...args) => new Promise((wait) => setTimeout(wait, 500)).then(() => get(...args)); }""")
-    page.click('[data-action="sample"]')
-    page.click('[data-action="evaluate"]')
+    page.evaluate("""() => { document.querySelector('[data-action="sample"]').click();
+      document.querySelector('[data-action="evaluate"]').click(); }""")  # (Playwright's click waits out aria-disabled)
+    expect(page.locator("[data-data-status]")).to_have_text("Cargando los datos de ejemplo…")
     evaluated(page)
     assert page.evaluate("window.__evaluations") == 1
     # Cancel ends the worker that held the table's rows: the table goes with it.
