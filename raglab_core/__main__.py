@@ -43,7 +43,7 @@ import sys
 from .errors import LabError
 from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, evaluate_run, lab_measures, parse_measures
 from .inputs import SLOTS, Reading, read_all, run_names
-from .metrics import GAINS
+from .metrics import GAIN_ALIASES, GAINS
 from .report import PERMUTATIONS, SEED, build_report, require_common_queries
 
 TIES_HELP = (
@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--measures", help=f"measures in ir_measures notation, separated by spaces (default {DEFAULT_MEASURES!r})")
     add("--k", type=_at_least(1), help="shorthand: the lab's P, R, RR and nDCG at cut-off k (default 10)")
     add("--umbral", type=_at_least(1), help="shorthand: relevant if rel >= umbral (default 1)")
-    add("--gain", choices=GAINS, help="shorthand: nDCG gain 2^rel-1 (exponential, default) or rel (linear)")
+    add("--gain", choices=(*GAIN_ALIASES, *GAINS),
+        help="shorthand: nDCG gain 2^rel-1 (exponential or exp-log2, default) or rel (linear or log2)")
     add("--ties", choices=TIES, default="double", help=TIES_HELP)
     add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
     add("--json", action="store_true", help="print JSON instead of a table")
@@ -179,7 +180,7 @@ def _measures(args, parser):
         parser.error("--measures cannot be combined with --k, --umbral or --gain")
     try:
         if shorthand:
-            return lab_measures(args.k or 10, args.umbral or 1, args.gain or "exponential")
+            return lab_measures(args.k or 10, args.umbral or 1, args.gain or "exp-log2")
         return parse_measures(DEFAULT_MEASURES if args.measures is None else args.measures)
     except LabError as error:
         parser.error(error.render("en"))

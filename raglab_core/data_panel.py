@@ -16,8 +16,9 @@ all of it for whole texts.
 
 from .errors import LabError
 from .evaluation import DEFAULT_MEASURES, parse_measures, tie_mode
-from .formatting import DASH, NBSP, decimal, integer, megabytes, spanish_list
+from .formatting import DASH, NBSP, decimal, integer, spanish_list
 from .inputs import SLOTS, Reading, read_all, run_names
+from .loading import reading_progress
 from .report import PERMUTATIONS, build_report, p_value_text, require_common_queries
 
 ALPHA = 0.05
@@ -32,7 +33,6 @@ TIES_TEXT = {
 }
 READ_SHARE = {1: 0.99, 2: 0.9}
 """The progress bar's share for reading the files, by number of runs; the rest: comparing and building the tables."""
-FILE_WHAT = {"qrels": "los qrels", "A": "el run A", "B": "el run B"}
 
 
 class EvaluationSession:
@@ -103,9 +103,9 @@ class EvaluationSession:
         self.reached = start + (end - start) * min(done, size) / size
         if self.reached - self.reported >= 0.005 or stop:
             self.reported = self.reached
-            again = "" if self.reading.grouped else " de nuevo: sus consultas no están agrupadas"
-            where = f" ({megabytes(done)} de {megabytes(size)} MB)" if index < len(self.files) and self.files[index] else ""
-            self.progress(self.reached, f"Leyendo y evaluando {FILE_WHAT[self.reading.slot]}{again}{where}…")
+            on_disk = index < len(self.files) and self.files[index]  # pasted text: no megabytes
+            text = reading_progress(self.reading.slot, not self.reading.grouped, *((done, size) if on_disk else ()))
+            self.progress(self.reached, text)
 
     def end(self) -> None:
         """End the file being read."""

@@ -39,7 +39,10 @@ MESSAGES = {
         "judgments must include the grade of every relevant document of the ranking.",
         "judgments debe incluir el grado de cada documento relevante del ranking.",
     ),
-    "gain": ("The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
+    "gain": (
+        "The gain must be 'exp-log2' (or 'exponential') or 'log2' (or 'linear').",
+        "La ganancia debe ser «exp-log2» (o «exponential») o «log2» (o «linear»).",
+    ),
     # raglab_core.chunking (and the lab's «solape» control)
     "overlap_not_below_chunk": ("Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
     # raglab_core.evaluation and raglab_core.report

@@ -63,6 +63,7 @@ from array import array
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from . import metrics
 from .errors import LabError
 
 TIES = ("double", "float32")
@@ -158,19 +159,6 @@ def judged(grades, k: int | None) -> float | None:
     return sum(1 for grade in top if grade is not None) / len(top) if top else None
 
 
-_DISCOUNTS = [1.0]  # _DISCOUNTS[i] = log2(i + 2), the discount of rank i + 1; grown on demand
-_GAINS = {"log2": lambda grade: grade, "exp-log2": lambda grade: 2**grade - 1}
-
-
-def _dcg(gains) -> float:
-    while len(_DISCOUNTS) < len(gains):
-        _DISCOUNTS.append(math.log2(len(_DISCOUNTS) + 2))
-    total = 0.0
-    for gain, discount in zip(gains, _DISCOUNTS):
-        total += gain / discount
-    return total
-
-
 def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
     """``nDCG@k = DCG@k / IDCG@k``, ``DCG@k = Σ_{i<=k} gain(g_i) / log2(i + 1)`` (Järvelin & Kekäläinen [4]_).
 
@@ -178,18 +166,14 @@ def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
     ``ndcg``) or ``2^g − 1`` for ``dcg="exp-log2"`` (Burges et al. [5]_, ranx
     ``ndcg_burges``, the lab's); only positive grades gain. IDCG@k is the DCG
     of *all* the query's judgments sorted by grade, cut at k. ``None`` when
-    IDCG@k is 0.
+    IDCG@k is 0. The arithmetic is the lab's own: :func:`raglab_core.metrics.ndcg`.
 
     >>> ndcg([0, 2], k=2, judgments=[2, 1]) == (2 / math.log2(3)) / (2 + 1 / math.log2(3))
     True
     >>> ndcg([0, 2], k=2, judgments=[2, 1], dcg="exp-log2") == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
     True
     """
-    gain = _GAINS[dcg]
-    ideal = _dcg([gain(grade) for grade in sorted((g for g in judgments if g > 0), reverse=True)[:k]])
-    if ideal == 0:
-        return None
-    return _dcg([gain(grade) if grade is not None and grade > 0 else 0 for grade in grades[:k]]) / ideal
+    return metrics.ndcg(grades, k, judgments, dcg)
 
 
 # --- measure names (ir_measures' notation) ---------------------------------------------------------
@@ -281,7 +265,7 @@ def parse_measure(text: str) -> Measure:
         rel = int(values["rel"])
     if "dcg" in values:
         dcg = values["dcg"].strip("'\"")
-        if dcg not in _GAINS or values["dcg"][:1] != values["dcg"][-1:] or values["dcg"][:1] not in "'\"":
+        if dcg not in metrics.GAINS or values["dcg"][:1] != values["dcg"][-1:] or values["dcg"][:1] not in "'\"":
             raise LabError("measure_param", field="measures", name=text, param="dcg", allowed="'log2', 'exp-log2'")
     cutoff = None if match.group(3) is None else int(match.group(3))
     if cutoff is not None and not 1 <= cutoff <= MAX_CUTOFF:
@@ -311,13 +295,15 @@ def parse_measures(text) -> list:
     return measures
 
 
-def lab_measures(k: int, umbral: int = 1, gain: str = "exponential") -> list:
+def lab_measures(k: int, umbral: int = 1, gain: str = "exp-log2") -> list:
     """The lab's four metrics in ir_measures' names: P, R, RR at ``rel=umbral`` and nDCG, all at ``k``.
 
-    >>> [str(m) for m in lab_measures(5, 2)]
-    ['P(rel=2)@5', 'R(rel=2)@5', 'RR(rel=2)@5', "nDCG(dcg='exp-log2')@5"]
+    ``gain`` is a key of :data:`raglab_core.metrics.GAINS` or one of its aliases.
+
+    >>> [str(m) for m in lab_measures(5, 2)], str(lab_measures(5, gain="linear")[3])
+    (['P(rel=2)@5', 'R(rel=2)@5', 'RR(rel=2)@5', "nDCG(dcg='exp-log2')@5"], 'nDCG@5')
     """
-    dcg = "exp-log2" if gain == "exponential" else "log2"
+    dcg = metrics.gain_name(gain)
     return [Measure("P", k, umbral), Measure("R", k, umbral), Measure("RR", k, umbral), Measure("nDCG", k, dcg=dcg)]
 
 

@@ -37,15 +37,6 @@ def decimal(x: float, places: int = 3) -> str:
     return f"{text},{fraction}" if places else text
 
 
-def megabytes(n: int) -> str:
-    """A size in bytes, in megabytes (10^6 bytes) with one decimal.
-
-    >>> megabytes(31_500_000), megabytes(52_000)
-    ('31,5', '0,1')
-    """
-    return decimal(n / 1e6, 1)
-
-
 def percent(ratio: float, places: int = 1) -> str:
     """Format a ratio as a percentage: ``0.1067 -> '10,7 %'`` (non-breaking space).
 

@@ -9,7 +9,7 @@ import pytest
 from raglab_core import LabError
 from raglab_core.browser import EvaluationBridge, evaluate_json
 from raglab_core.data_panel import EvaluationSession, evaluate_files, panel_view
-from raglab_core.formatting import megabytes
+from raglab_core.loading import megabytes
 from raglab_core.evaluation import DEFAULT_MEASURES, evaluate_run, parse_measures
 from raglab_core.report import build_report
 from raglab_core.trec import parse_qrels, parse_run

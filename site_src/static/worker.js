@@ -11,8 +11,10 @@
  *
  * @typedef {{type: "init", pyodide: string, runtime: string, wheel: {url: string, sha256: string},
  *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
- *   layout: {head: number, page: number, runs: number[][]}, decoder: {module: string, wasm: string}} | null),
- *   lock: object, data: string}} InitMessage  Where Python is (boot.js); `data`: data-worker.js's URL.
+ *   layout: {head: number, page: number, runs: number[][]}, decoder: {module: string, wasm: string},
+ *   progress: Array<[number, number, string]>, keptCache: string} | null),
+ *   lock: object, data: string}} InitMessage  Where Python is (boot.js; the snapshot's entry:
+ *   raglab_site/snapshot.py); `data`: data-worker.js's URL.
  * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
  *   `ahead`: one lab.js asks for before the user does.
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
@@ -147,8 +149,6 @@ function undoXor(snapshot, memory, length) {
   for (let i = words * 4; i < length; i++) imageBytes[i] ^= initialBytes[i];
 }
 
-const megabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
-
 /** Does `bytes` have the digest that the build recorded as `integrity` ("sha256-<base64>")? */
 async function hasIntegrity(bytes, integrity) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -164,7 +164,7 @@ async function brotliDecoder({ module, wasm }) {
 
 /**
  * Where the snapshot's decoded bytes go in `out` (zeroed, of the whole snapshot's length): the
- * build left out the memory image's pages of zeros (raglab_site/runtime.py, zero_pages_left_out),
+ * build left out the memory image's pages of zeros (raglab_site/snapshot.py, zero_pages_left_out),
  * so the head comes first, then each run of pages kept, at its place. Returns `place(chunk)`,
  * which writes the next decoded bytes, and `expected`, how many there are in all.
  */
@@ -288,25 +288,22 @@ async function verifiedSnapshot(snapshot, out, signal, start) {
     return decoded;
   }
   const response = await fetchOk(snapshot.url, { signal });
-  const total = Number(response.headers.get("Content-Length")) || 0;
   const [forHash, forDecoder] = response.body.tee();
   const hashed = (async () => {
     const chunks = [];
     let received = 0;
-    let reported = 0;
+    let reached = 0; // snapshot.progress: [bytes, fraction, text] steps, worded by the build
     const reader = forHash.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
       received += value.length;
-      if (total && received - reported > total / 20 && received <= total) {
-        reported = received;
-        post("progress", {
-          text: `Descargando el entorno de Python (${megabytes(received)} de ${megabytes(total)} MB)…`,
-          fraction: 0.1 + 0.6 * (received / total),
-        });
+      let step = null;
+      while (reached < snapshot.progress.length && received >= snapshot.progress[reached][0]) {
+        step = snapshot.progress[reached++];
       }
+      if (step) post("progress", { text: step[2], fraction: step[1] });
     }
     milestone("snapshotFetched");
     const matches = await hasIntegrity(await new Blob(chunks).arrayBuffer(), snapshot.integrity);
@@ -393,16 +390,16 @@ function snapshotUsable(config) {
 
 /**
  * Repeat visits skip the snapshot's download, check and decoding: after a boot, the snapshot as
- * Pyodide restores it (decoded, XOR undone) is kept in Cache Storage, under its digest. Only in a
- * secure context (Cache Storage needs one). One build's at a time: keeping a new one deletes the old.
+ * Pyodide restores it (decoded, XOR undone) is kept in Cache Storage, under its digest, in the
+ * cache `snapshot.keptCache` (which sw.js spares). Only in a secure context (Cache Storage needs
+ * one). One build's at a time: keeping a new one deletes the old.
  */
-const DECODED_CACHE = "raglab-snapshot-decoded"; // sw.js leaves it alone (KEPT)
 const decodedKey = (snapshot) => new URL(`?${encodeURIComponent(snapshot.integrity)}`, snapshot.url).href;
 
 async function decodedFromCache(snapshot) {
   if (!self.caches) return null;
   try {
-    const response = await (await caches.open(DECODED_CACHE)).match(decodedKey(snapshot));
+    const response = await (await caches.open(snapshot.keptCache)).match(decodedKey(snapshot));
     if (!response) return null;
     const bytes = new Uint8Array(await response.arrayBuffer());
     return bytes.length === snapshot.size ? bytes : null;
@@ -415,8 +412,8 @@ async function decodedFromCache(snapshot) {
 async function keepDecoded(snapshot, bytes) {
   if (!self.caches) return;
   try {
-    await caches.delete(DECODED_CACHE); // one build's snapshot at a time
-    await (await caches.open(DECODED_CACHE)).put(decodedKey(snapshot), new Response(bytes));
+    await caches.delete(snapshot.keptCache); // one build's snapshot at a time
+    await (await caches.open(snapshot.keptCache)).put(decodedKey(snapshot), new Response(bytes));
   } catch (error) {
     console.warn("raglab: could not keep the snapshot for the next visit:", error); // quota, private mode
   }
@@ -462,7 +459,7 @@ async function boot(config) {
     } catch (error) {
       downloads.abort(); // its progress must not cover what the plain boot says
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
-      if (kept) caches.delete(DECODED_CACHE).catch(() => {}); // not again on the next visit
+      if (kept) caches.delete(config.snapshot.keptCache).catch(() => {}); // not again on the next visit
       if (error instanceof IntegrityError) {
         post("notice", {
           text:
