@@ -243,7 +243,8 @@
   });
 
   function onMessage(message) {
-    if (message.evaluation !== evaluation) return; // about an evaluation since replaced
+    // About an evaluation since replaced (the boot's messages, "error" included, carry no id)
+    if ("evaluation" in message && message.evaluation !== evaluation) return;
     if (message.type === "eval-progress") {
       progressBar.value = message.fraction;
       statusLine.textContent = message.text;

@@ -326,3 +326,20 @@ def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refus
     expect(page.locator("[data-data-result]")).to_be_hidden()
     expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(0)
     assert page.evaluate(ACTIVE) == "evaluate"  # Cancel hid itself; the focus did not drop to <body>
+
+
+def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):
+    lab = Lab(page, base_url)
+    page.evaluate("""() => { window.__terminated = 0; const end = Worker.prototype.terminate;
+      Worker.prototype.terminate = function () { window.__terminated += 1; return end.call(this); }; }""")
+    page.evaluate("""() => { const config = JSON.parse(document.getElementById('lab-config').textContent);
+      window.raglabBoot.spawn = () => {  // a worker told to load Python from where it is not
+        const worker = new Worker(config.worker, { type: 'module' });
+        worker.postMessage({ type: 'init', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
+                             wheel: config.wheel, snapshot: null, lock: config.lock, data: config.dataWorker });
+        return worker; }; }""")
+    page.click('[data-action="sample"]')
+    expect(page.locator("[data-data-error-text]")).to_contain_text("Python", timeout=60_000)
+    expect(page.locator("[data-data-status]")).to_have_text("La evaluación no terminó: el motivo está debajo.")
+    assert page.evaluate("window.__terminated") == 1
+    assert any("evaluation worker" in error for error in lab.errors)  # the cause, for whoever debugs it
