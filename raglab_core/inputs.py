@@ -62,13 +62,15 @@ class Reading:
     :meth:`feed` or :meth:`end`; with ``keep_going`` it is kept in
     :attr:`errors` instead and the next file is read, so that every bad file
     is reported at once (the runs of bad qrels are still read, for their own
-    problems). Results: :attr:`qrels` and :attr:`evaluations` (slot ->
+    problems). ``keep``: see :class:`~raglab_core.evaluation.RunEvaluator`. Results: :attr:`qrels` and
+    :attr:`evaluations` (slot ->
     :class:`~raglab_core.evaluation.RunEvaluation`).
     """
 
-    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False):
+    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0):
         self.files = [("qrels", qrels_name), *zip(SLOTS, names)]
         self.measures, self.ties, self.complete, self.keep_going = measures, ties, complete, keep_going
+        self.keep = keep  # each query's first documents the evaluator keeps (the page's query detail)
         self.index = 0  # the file being read
         self.grouped = True  # False on a run's second reading
         self.reader = self.evaluator = None
@@ -94,7 +96,7 @@ class Reading:
             if self.slot == "qrels":
                 self.reader = QrelsReader(self.name)
             else:
-                self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete)
+                self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete, self.keep)
                 self.reader = RunReader(self.name, self.evaluator.add, self.grouped)
             self.again = False
         return self.slot

@@ -48,15 +48,14 @@ async function streamText(item, onText) {
   }
 }
 
-/** The last evaluation's per-query rows ([{raw, text}, …] each), and the evaluation they belong to. */
-let held = { evaluation: null, rows: [] };
-
 /**
- * The first `limit` rows of evaluation `evaluation` in the order of `column` (undefined values, null,
- * always last); null when this worker does not hold that evaluation's rows.
+ * The last finished evaluation: its id, its per-query rows ([{raw, text}, …] each) and its bridge
+ * (raglab_core.browser.EvaluationBridge), which answers the query detail and the downloads.
  */
-export function sortedRows({ evaluation, column, ascending, limit }) {
-  if (evaluation !== held.evaluation) return null;
+let held = { evaluation: null, rows: [], bridge: null };
+
+/** The first `limit` rows in the order of `column` (undefined values, null, always last). */
+function sortedRows(column, ascending, limit) {
   const sorted = held.rows.slice().sort((a, b) => {
     const x = a[column].raw;
     const y = b[column].raw;
@@ -68,17 +67,42 @@ export function sortedRows({ evaluation, column, ascending, limit }) {
 }
 
 /**
- * Evaluate `request` ({evaluation, qrels, runs, measures, ties}; files as {name, file | text}) with
- * `evaluateJson` (raglab_core.browser.evaluate_json); `post(type, fields)` sends the messages.
+ * Answer a question about a finished evaluation ("evaluate-rows", "evaluate-detail",
+ * "evaluate-download"): only about the one this worker holds; otherwise rows are null and the rest
+ * unanswered (the page asked about an evaluation another worker held).
+ */
+export function answer(message, post) {
+  const { evaluation } = message;
+  const mine = evaluation === held.evaluation;
+  if (message.type === "evaluate-rows") {
+    const rows = mine ? sortedRows(message.column, message.ascending, message.limit) : null;
+    post("rows", { evaluation, request: message.request, rows });
+  } else if (!mine) {
+    return;
+  } else if (message.type === "evaluate-detail") {
+    post("detail", { evaluation, ...JSON.parse(held.bridge.detail(String(message.qid))) });
+  } else if (message.type === "evaluate-download") {
+    const saved = JSON.parse(held.bridge.download(message.kind));
+    if (saved.ok) post("download", { evaluation, ok: true, name: saved.name, blob: new Blob([saved.text], { type: saved.type }) });
+    else post("download", { evaluation, ...saved });
+  }
+}
+
+/**
+ * Evaluate `request` ({evaluation, qrels, runs, measures, ties, complete}; files as {name, file | text})
+ * with `evaluateJson` (raglab_core.browser.evaluate_json); `post(type, fields)` sends the messages.
  */
 export async function evaluate(evaluateJson, request, post) {
   const { evaluation } = request;
+  if (held.bridge) held.bridge.destroy();
+  held = { evaluation: null, rows: [], bridge: null };
   const items = { qrels: request.qrels, A: request.runs[0], B: request.runs[1] };
   const files = [request.qrels, ...request.runs];
   const bridge = evaluateJson.streaming( // raglab_core.browser.EvaluationBridge
     JSON.stringify({
       measures: request.measures,
       ties: request.ties,
+      complete: request.complete === true,
       qrels: request.qrels.name,
       runs: request.runs.map((run) => run.name),
       sizes: files.map((item) => (item.file ? item.file.size : item.text.length)),
@@ -86,6 +110,7 @@ export async function evaluate(evaluateJson, request, post) {
     }),
     (fraction, text) => post("eval-progress", { evaluation, fraction, text })
   );
+  let kept = false;
   try {
     for (let slot; (slot = bridge.next()); ) {
       try {
@@ -100,12 +125,13 @@ export async function evaluate(evaluateJson, request, post) {
     const result = JSON.parse(bridge.finish());
     if (result.ok) {
       // Thousands of rows would block the page's thread as they arrive: they stay here (sortedRows).
-      held = { evaluation, rows: result.panel.rows };
+      held = { evaluation, rows: result.panel.rows, bridge };
+      kept = true;
       result.panel.row_count = held.rows.length;
       delete result.panel.rows;
     }
     post("evaluated", { evaluation, ...result });
   } finally {
-    bridge.destroy();
+    if (!kept) bridge.destroy();
   }
 }

@@ -23,6 +23,10 @@
  * @typedef {{type: "evaluate-rows", evaluation: number, request: number, column: number,
  *   ascending: boolean, limit: number}} EvaluateRowsMessage  The first `limit` per-query rows of that
  *   evaluation, sorted by `column`; `request` numbers the asks of one table.
+ * @typedef {{type: "evaluate-detail", evaluation: number, qid: string}} EvaluateDetailMessage  A query's
+ *   first documents in each run (raglab_core.data_panel.query_detail).
+ * @typedef {{type: "evaluate-download", evaluation: number, kind: ("json" | "csv")}} EvaluateDownloadMessage
+ *   What `eval --json` prints, or the per-query table.
  *
  * @typedef {{type: "progress", text: string, fraction: number}} ProgressMessage  While Python loads.
  * @typedef {{type: "notice", text: string}} NoticeMessage  A problem the boot recovered from.
@@ -37,6 +41,10 @@
  *   (raglab_core.data_panel.panel_view, without its rows but with `row_count`) or why not.
  * @typedef {{type: "rows", evaluation: number, request: number, rows: (object[][] | null)}} RowsMessage
  *   `rows` null: this worker does not hold that evaluation's rows.
+ * @typedef {{type: "detail", evaluation: number, ok: boolean, detail?: object}} DetailMessage
+ * @typedef {{type: "download", evaluation: number, ok: boolean, name?: string, blob?: Blob,
+ *   message?: string}} DownloadMessage  A file to save.
+ * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
  */
 
 const WHAT_TO_DO =
@@ -514,9 +522,9 @@ self.addEventListener("message", async (event) => {
         detail: String(error && error.stack ? error.stack : error),
       });
     }
-  } else if (message.type === "evaluate-rows") {
-    const rows = dataPanel ? (await dataPanel).sortedRows(message) : null;
-    post("rows", { evaluation: message.evaluation, request: message.request, rows });
+  } else if (message.type === "evaluate-rows" || message.type === "evaluate-detail" || message.type === "evaluate-download") {
+    if (dataPanel) (await dataPanel).answer(message, post); // about a finished evaluation: data-worker.js
+
   } else if (message.type === "compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so
