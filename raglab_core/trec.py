@@ -51,7 +51,7 @@ a swapped file ("this looks like a run file, not qrels").
 ...     print(error.english())
 ...     print(error)
 qrels.txt, line 2: relevance '1_0' is not an integer in ASCII digits
-qrels.txt, línea 2: la relevancia «1_0» no es un número entero en cifras ASCII
+«qrels.txt», línea 2: la relevancia «1_0» no es un número entero en cifras ASCII
 
 References
 ----------
@@ -493,7 +493,7 @@ def parse_qrels(lines, name: str = "qrels") -> dict[str, dict[str, int]]:
     >>> parse_qrels("q1 0 d1 1\\nq1 0 d1 2\\n", name="q.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: q.txt, línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
+    raglab_core.trec.TrecFormatError: «q.txt», línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
     """
     reader = QrelsReader(name)
     reader.read(lines)
