@@ -359,14 +359,15 @@ def test_values_of_another_state_are_busy_until_python_computes_the_current_one(
     page.goto(base_url)
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "loading")
     regions = page.locator("[data-busy-region]")
-    # Both panels' outputs, the ranking, the unretrieved list, the breakdown and its totals, the strip.
-    assert regions.count() == 7
+    # Both panels' outputs, the ranking, the unretrieved list, the breakdown and its totals, the strip,
+    # the conventions table and its reading.
+    assert regions.count() == 9
     expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)  # the server's render is the form's state
     k = page.locator('[name="k"]')
     k.focus()
     k.press("ArrowLeft")
     k.press("ArrowLeft")  # k = 3 before Python is ready
-    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
+    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(page.locator("[data-busy-region]").count())
     precision = page.locator('[data-output="precision"]')
     expect(precision).to_have_text(DEFAULT_VIEW["outputs"]["precision"]["text"])  # still the old value…
     region = page.locator(".panel-ranking .results")  # the busy region holding it…
@@ -627,7 +628,7 @@ def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, bas
     assert not [url for url in requests if "/pyodide/" in url or "/snapshot." in url or "worker." in url]
     expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
     # The URL's state differs from the server's render: pending, until Python computes it.
-    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
+    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(page.locator("[data-busy-region]").count())
     k = page.locator('[name="k"]')
     k.focus()  # the first use: Python is on its way at once, and says so
     expect(status).to_have_attribute("data-status", "loading", timeout=1000)
