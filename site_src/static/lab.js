@@ -29,7 +29,8 @@
   }
   const gradesOfSelects = () => documents.map((d) => gradeSelects[d.id].value).join(",");
   // The scenario's grades: what the server rendered selected (a reload may restore other choices).
-  const defaultGrades = documents.map((d) => Array.from(gradeSelects[d.id].options).find((o) => o.defaultSelected).value).join(",");
+  const defaultGrade = (doc) => Array.from(gradeSelects[doc.id].options).find((o) => o.defaultSelected).value;
+  const defaultGrades = documents.map(defaultGrade).join(",");
   // The conventions panel's rows (DESIGN §4.4), those shown and those kept aside in a <template>.
   const conventionsBody = document.querySelector("[data-conventions-body]");
   const conventionRows = new Map();
@@ -525,7 +526,7 @@
       controls[name].value = defaults[name];
       echo(name);
     }
-    for (const doc of documents) gradeSelects[doc.id].value = String(doc.grade);
+    for (const doc of documents) gradeSelects[doc.id].value = defaultGrade(doc);
     changes += 1;
     aheadLeft = AHEAD;
     request();
