@@ -14,32 +14,28 @@ exits non-zero.
 from __future__ import annotations
 
 import argparse
-import base64
 import hashlib
 import json
-import os
 import re
-import shutil
 import sys
-import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import yaml
 from markupsafe import Markup
 
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
+from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
 from raglab_site.compression import add_precompressed, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, render_markdown
-from raglab_site.runtime import (
-    EMPTY_ZIP, RUNTIME_MODULE, build_wheel, compress_snapshot, make_snapshot, read_brotli_decoder, read_pyodide,
-)
+from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
+from raglab_site.snapshot import snapshot_assets
 from raglab_site.templates import MissingAsset, render, template_environment
 
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, form  # noqa: E402
+from raglab_core import LabError, form, loading  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -130,28 +126,6 @@ def read_scenario(path: Path) -> dict:
 # --- assets and rendering -----------------------------------------------------------------
 
 
-def short_hash(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:12]
-
-
-def subresource_integrity(data: bytes, algorithm: str = "sha384") -> str:
-    """An ``integrity`` value (https://www.w3.org/TR/SRI/): the algorithm, a dash, the base64 digest."""
-    return f"{algorithm}-" + base64.b64encode(hashlib.new(algorithm, data).digest()).decode()
-
-
-def hashed_name(name: str, data: bytes) -> str:
-    stem, dot, suffix = name.rpartition(".")
-    return f"{stem}.{short_hash(data)}.{suffix}" if dot else f"{name}.{short_hash(data)}"
-
-
-def read_static(directory: Path) -> dict[str, bytes]:
-    return {
-        path.relative_to(directory).as_posix(): path.read_bytes()
-        for path in sorted(directory.rglob("*"))
-        if path.is_file()
-    }
-
-
 def read_inline_scripts(directory: Path) -> dict[str, str]:
     """The scripts the page carries inline (site_src/inline/): they run while the HTML is still
     being parsed, before any request. Each is allowed by its hash in the CSP."""
@@ -206,9 +180,7 @@ def make_site() -> dict[str, bytes]:
     view = compute(default_state(scenario))
     pyodide_version, pyodide_files, lock_info = read_pyodide()
     wheel_name, wheel = build_wheel()
-    snapshot, snapshot_size, snapshot_xor, snapshot_layout = compress_snapshot(
-        make_snapshot(wheel), pyodide_files["pyodide.asm.wasm"])
-    decoder = read_brotli_decoder()
+    snapshot_files, snapshot_entry = snapshot_assets(wheel, pyodide_files["pyodide.asm.wasm"])
 
     files: dict[str, bytes] = {}
     pyodide_base = f"pyodide/{pyodide_version}/"
@@ -217,13 +189,7 @@ def make_site() -> dict[str, bytes]:
     files[pyodide_base + "empty.zip"] = EMPTY_ZIP
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
-    # Brotli inside, but no ".br" name: some hosts (Apache's AddEncoding, S3 metadata) would then
-    # label it Content-Encoding: br, and the browser would decode it before the worker could.
-    snapshot_path = f"assets/snapshot.{short_hash(snapshot)}.bin"
-    files[snapshot_path] = snapshot
-    decoder_base = f"assets/brotli-{short_hash(b''.join(decoder.values()))}/"
-    for name, data in decoder.items():
-        files[decoder_base + name] = data
+    files.update(snapshot_files)
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
@@ -243,16 +209,7 @@ def make_site() -> dict[str, bytes]:
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
-        "snapshot": {
-            "url": snapshot_path,
-            "integrity": subresource_integrity(snapshot, "sha256"),
-            "size": snapshot_size,
-            # The memory image's first bytes are stored XORed with the memory the wasm starts with.
-            "xorBytes": snapshot_xor,
-            # Its pages of zeros are left out: where the bytes that are there go.
-            "layout": snapshot_layout,
-            "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
-        },
+        "snapshot": snapshot_entry,
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
@@ -262,15 +219,16 @@ def make_site() -> dict[str, bytes]:
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
     runtime_files = [pyodide_base + name for name in (RUNTIME_MODULE, "pyodide.asm.js", "pyodide.asm.wasm", "empty.zip")]
-    runtime_files += [snapshot_path, assets["worker.js"]["url"]] + [decoder_base + name for name in decoder]
+    runtime_files += [assets["worker.js"]["url"], *snapshot_files]
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
+    lab_config["dataSaverText"] = loading.data_saver_notice(lab_config["runtimeBytes"])
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
     add_precompressed(files)
-    files["sw.js"] = render_service_worker(env, files, enabled=lab_config["serviceWorker"])
+    files["sw.js"] = render_service_worker(env, files, lab_config["serviceWorker"], snapshot_entry["keptCache"])
     check_no_html_entities(files)
     return files
 
@@ -292,8 +250,9 @@ def check_no_html_entities(files: dict[str, bytes]) -> None:
                                                 "only HTML templates may be HTML-escaped")
 
 
-def render_service_worker(env, files: dict[str, bytes], enabled: bool) -> bytes:
-    """sw.js, versioned by a hash of everything it precaches (so any change makes a new worker)."""
+def render_service_worker(env, files: dict[str, bytes], enabled: bool, kept: str) -> bytes:
+    """sw.js, versioned by a hash of everything it precaches (so any change makes a new worker);
+    its clean-up spares the cache ``kept`` (the decoded snapshot that worker.js keeps)."""
     precache = ["./"] + sorted(
         path for path in files
         if path != "index.html" and not path.startswith("_") and not is_precompressed_copy(path, files)
@@ -301,31 +260,8 @@ def render_service_worker(env, files: dict[str, bytes], enabled: bool) -> bytes:
     digest = hashlib.sha256()
     for path in sorted(files):
         digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
-    context = {"version": digest.hexdigest()[:16], "precache": precache, "enabled": enabled}
+    context = {"version": digest.hexdigest()[:16], "precache": precache, "enabled": enabled, "kept": kept}
     return render(env, "sw.js.j2", context).encode("utf-8")
-
-
-def write_atomically(files: dict[str, bytes], out: Path) -> None:
-    """Write ``files`` into a fresh sibling directory, then swap it in for ``out``."""
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
-    try:
-        for relative, data in sorted(files.items()):
-            target = staging / PurePosixPath(relative)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        os.chmod(staging, 0o755)
-        retired = None
-        if out.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
-            os.rename(out, retired / out.name)
-        os.rename(staging, out)
-        if retired:
-            shutil.rmtree(retired, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
 
 
 def build(out: Path) -> dict[str, bytes]:

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page import CHROMIUM_ARGS, find_chromium, serve  # noqa: E402
+from page import CHROMIUM_ARGS, HAS_KEPT_SNAPSHOT, find_chromium, serve  # noqa: E402
 
 READY = "performance.getEntriesByName('raglab:ready')[0].startTime"
 FCP = "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
@@ -44,7 +44,7 @@ def warm(context, url: str) -> None:
     page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
     page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true")
     for _ in range(100):  # the worker keeps the decoded snapshot a second after ready
-        if page.evaluate("self.caches ? caches.has('raglab-snapshot-decoded') : true"):
+        if page.evaluate(HAS_KEPT_SNAPSHOT):
             break
         page.wait_for_timeout(100)
     page.wait_for_timeout(1000)

@@ -43,6 +43,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from raglab_site.devserver import make_server  # noqa: E402
 from raglab_site.runtime import PYODIDE_DIR  # noqa: E402
+from raglab_site.snapshot import KEPT_CACHE  # noqa: E402
+
+# Has the worker kept the decoded snapshot for the next visit (worker.js, after ready)?
+HAS_KEPT_SNAPSHOT = f"self.caches ? caches.has({KEPT_CACHE!r}) : true"
 from chromium import find_chromium  # noqa: E402
 
 CHROMIUM_ARGS = [
@@ -316,7 +320,7 @@ def main():
                 page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true")
                 # and the worker to keep the decoded snapshot in Cache Storage (a second after ready)
                 for _ in range(100):
-                    if page.evaluate("self.caches ? caches.has('raglab-snapshot-decoded') : true"):
+                    if page.evaluate(HAS_KEPT_SNAPSHOT):
                         break
                     page.wait_for_timeout(100)
                 page.close()

@@ -13,7 +13,7 @@ default ``nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10``); ``--k``,
 TREC, BEIR TSV (qrels) or JSON, detected (:mod:`raglab_core.trec`), and a run
 is read as a stream: one query in memory at a time when its lines are grouped
 by query (as every TREC tool writes them; otherwise it is read again, held
-whole). Output is an aligned table, per query with ``-q``, or JSON with
+whole; :mod:`raglab_core.inputs`, as the page does). Output is an aligned table, per query with ``-q``, or JSON with
 ``--json`` (:func:`raglab_core.report.build_report`: values keyed by the
 measure names exactly as ir_measures prints them).
 
@@ -36,15 +36,14 @@ run.txt        1  0.5000  0.5000
 """
 
 import argparse
-import json
 import os
 import sys
 
 from .errors import LabError
-from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, RunEvaluator, evaluate_run, lab_measures, parse_measures
-from .metrics import GAINS
-from .report import PERMUTATIONS, SEED, build_report, require_common_queries
-from .trec import QrelsReader, RunNotGrouped, RunReader, TrecFormatError
+from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, evaluate_run, lab_measures, parse_measures
+from .inputs import SLOTS, Reading, read_all, run_names
+from .metrics import GAIN_ALIASES, GAINS
+from .report import PERMUTATIONS, SEED, build_report, p_value_bound, report_json, require_common_queries, warned_runs
 
 TIES_HELP = (
     "how tied scores compare: 'double' (default) matches trec_eval 10.0 (2023) and ranx; "
@@ -73,7 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--measures", help=f"measures in ir_measures notation, separated by spaces (default {DEFAULT_MEASURES!r})")
     add("--k", type=_at_least(1), help="shorthand: the lab's P, R, RR and nDCG at cut-off k (default 10)")
     add("--umbral", type=_at_least(1), help="shorthand: relevant if rel >= umbral (default 1)")
-    add("--gain", choices=GAINS, help="shorthand: nDCG gain 2^rel-1 (exponential, default) or rel (linear)")
+    add("--gain", choices=(*GAIN_ALIASES, *GAINS),
+        help="shorthand: nDCG gain 2^rel-1 (exponential or exp-log2, default) or rel (linear or log2)")
     add("--ties", choices=TIES, default="double", help=TIES_HELP)
     add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
     add("--json", action="store_true", help="print JSON instead of a table")
@@ -107,12 +107,9 @@ def skipped_notes(runs, comparison) -> list[str]:
 
 
 def _skipped(name, result):
+    # qrels queries missing from the run are a warning (raglab_core.sanity), not a note
     if result.not_in_qrels:
         yield f"{name}: skipped {_count(result.not_in_qrels)} without judgments ({_sample(result.not_in_qrels)})"
-    if result.not_in_run:
-        done = "scored 0 (--complete)" if result.complete else "skipped (--complete scores them 0)"
-        missing = result.not_in_run
-        yield f"{name}: {_count(missing)} of the qrels not in the run, {done} ({_sample(missing)})"
 
 
 def _count(qids):
@@ -143,13 +140,24 @@ def format_table(report, per_query=False) -> str:
             f" over {comparison['queries']} paired queries;\n"
             f"{comparison['test']}, {comparison['permutations']} permutations, seed {comparison['seed']}"
         )
+        title += f";\n95% CI: paired percentile bootstrap, {comparison['resamples']} resamples, seed {comparison['seed']}"
         rows = []
         for label in labels:
             result = comparison["metrics"][label]
             counts = [str(result[key]) for key in ("wins", "ties", "losses")]
-            rows.append([label, f"{result['mean_delta']:+.4f}", *counts, f"{result['p_value']:.4f}"])
-        blocks.append(title + "\n" + _align(["measure", "delta", "wins", "ties", "losses", "p-value"], rows))
+            low, high = result["ci95"]
+            rows.append([label, f"{result['mean_delta']:+.4f}", f"[{low:+.4f}, {high:+.4f}]", *counts, _p(result, comparison['permutations'])])
+        blocks.append(title + "\n" + _align(["measure", "delta", "95% CI", "wins", "ties", "losses", "p-value"], rows))
     return "\n\n".join(blocks) + "\n"
+
+
+def _p(result, permutations):
+    """A p-value: exact, or with its Monte Carlo standard error (a bound when no permutation reached it)."""
+    if result["p_value_exact"]:
+        return f"{result['p_value']:.4f} (exact)" if result["p_value"] >= 0.0001 else "< 0.0001 (exact)"
+    if result["p_value"] == 0:
+        return f"< {p_value_bound(permutations):.4f}"
+    return f"{result['p_value']:.4f} ± {result['p_value_se']:.4f}"
 
 
 def _number(value):
@@ -166,53 +174,11 @@ def _align(header, rows):
     return "\n".join(lines)
 
 
-def read_qrels(path):
-    """The qrels at ``path``: ``(qrels, None)`` or ``(None, English message)``; ``OSError`` propagates."""
-    reader = QrelsReader(path)
-    with open(path, encoding="utf-8-sig") as lines:  # a leading UTF-8 BOM is dropped
-        try:
-            reader.read(lines)
-            return reader.close(), None
-        except TrecFormatError as error:
-            return None, error.render("en")
-        except UnicodeDecodeError as error:
-            return None, f"{path}: not UTF-8 text ({error.reason})"
-
-
-def evaluate_file(path, qrels, measures, ties="double", complete=False):
-    """Evaluate the run at ``path`` as it is read: ``(RunEvaluation, None)`` or ``(None, English message)``.
-
-    The run streams through a :class:`~raglab_core.trec.RunReader` into a
-    :class:`~raglab_core.evaluation.RunEvaluator`, one query at a time; a run
-    whose lines are not grouped by query is read a second time, held whole.
-    """
-    for grouped in (True, False):
-        evaluator = RunEvaluator(qrels, measures, ties, complete)
-        reader = RunReader(path, evaluator.add, grouped)
-        with open(path, encoding="utf-8-sig") as lines:
-            try:
-                reader.read(lines)
-                reader.close()
-            except RunNotGrouped:
-                continue
-            except TrecFormatError as error:
-                return None, error.render("en")
-            except UnicodeDecodeError as error:
-                return None, f"{path}: not UTF-8 text ({error.reason})"
-        return evaluator.result(), None
-    raise AssertionError("unreachable: the second pass holds every query")
-
-
-def run_names(paths) -> list[str]:
-    """Each run's name: its file name, or «A: name» and «B: name» when both runs share it.
-
-    >>> run_names(["x/run.txt", "y/run.txt"]), run_names(["bm25.txt", "dense.txt"])
-    (['A: run.txt', 'B: run.txt'], ['bm25.txt', 'dense.txt'])
-    """
-    names = [os.path.basename(path) for path in paths]
-    if len(names) == 2 and names[0] == names[1]:
-        return [f"{letter}: {name}" for letter, name in zip("AB", names)]
-    return names
+def file_chunks(path, size=1 << 20):
+    """The text of the file at ``path``, ``size`` characters at a time (a leading UTF-8 BOM dropped)."""
+    with open(path, encoding="utf-8-sig") as text:
+        while chunk := text.read(size):
+            yield chunk
 
 
 def _measures(args, parser):
@@ -221,7 +187,7 @@ def _measures(args, parser):
         parser.error("--measures cannot be combined with --k, --umbral or --gain")
     try:
         if shorthand:
-            return lab_measures(args.k or 10, args.umbral or 1, args.gain or "exponential")
+            return lab_measures(args.k or 10, args.umbral or 1, args.gain or "exp-log2")
         return parse_measures(DEFAULT_MEASURES if args.measures is None else args.measures)
     except LabError as error:
         parser.error(error.render("en"))
@@ -236,19 +202,14 @@ def main(argv=None) -> int:
         return 0
     measures = _measures(args, parser)
     paths = [args.run] + ([args.run2] if args.run2 else [])
-    errors, runs = [], []
-    try:
-        qrels, error = read_qrels(args.qrels)
-        if error:
-            errors.append(error)
-        for path, name in zip(paths, run_names(paths)):  # every file is read, so all bad ones are reported
-            result, error = evaluate_file(path, qrels or {}, measures, args.ties, args.complete)
-            if error:
-                errors.append(error)
-            runs.append((name, result))
+    reading = Reading(args.qrels, paths, measures, args.ties, args.complete, keep_going=True)
+    try:  # every file is read, so that all bad ones are reported
+        read_all(reading, lambda slot: file_chunks(args.qrels if slot == "qrels" else paths[SLOTS.index(slot)]))
     except OSError as failure:  # a path the user mistyped: a usage error
         print(f"{parser.prog} eval: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
         return 2
+    errors = [error.render("en") for error in reading.errors]
+    runs = [(name, reading.evaluations.get(slot)) for slot, name in zip(SLOTS, run_names(paths))]
     try:
         if not errors:
             require_common_queries(runs, os.path.basename(args.qrels))
@@ -261,11 +222,16 @@ def main(argv=None) -> int:
     report, comparison = build_report(runs, args.permutations, args.seed)
     notes = skipped_notes(runs, comparison)
     if args.json:
-        output = json.dumps(report, indent=2, allow_nan=False) + "\n"
+        output = report_json(report)
     else:
         output = format_table(report, args.per_query)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
+    for warning in report["warnings"]:  # they change no value and no exit status
+        print(f"warning: {warning['message']}", file=sys.stderr)
+    warned = comparison and warned_runs(report)
+    if warned:
+        print(f"warning: the comparison rests on data with warnings ({', '.join(warned)})", file=sys.stderr)
     sys.stdout.write(output)
     return 0
 

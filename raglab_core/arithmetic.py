@@ -5,17 +5,18 @@ Two pictures, both plain data computed from the same values as the cards:
 * :func:`breakdown` — one row per displayed ranking position with its gain
   ``2**g - 1``, discount ``log2(i + 1)`` and contribution ``gain / discount``
   (Järvelin & Kekäläinen 2002; Burges et al. 2005), the running DCG, and the
-  ideal order of *all* judged grades that gives IDCG@k (DESIGN §4.1).
+  ideal order of *all* judged grades that gives IDCG@k (DESIGN §4.1). Every
+  one of these numbers comes from :mod:`raglab_core.metrics`' kernel
+  (:func:`~raglab_core.metrics.gains`, :func:`~raglab_core.metrics.discounts`,
+  :func:`~raglab_core.metrics.dcg`), the one the cards and the evaluator use.
 * :func:`chunk_windows` — one document cut into windows of ``chunk`` tokens
   every ``stride = chunk - overlap`` tokens, the last clipped at the end, as
   :func:`raglab_core.chunking.footprint` counts them, with the geometry of an
   SVG strip that draws the first :data:`MAX_WINDOWS` of them.
 """
 
-import math
-
-from . import chunking, evidence
-from .formatting import count, decimal, integer
+from . import chunking, evidence, metrics
+from .formatting import decimal, integer
 
 MAX_WINDOWS = 12
 """The strip draws at most this many windows; the rest are counted in words."""
@@ -39,18 +40,13 @@ def breakdown(ranked, judged, k, threshold, ids) -> dict:
     >>> b = breakdown([3, 0, 2], judged=[3, 0, 2, 3], k=2, threshold=2, ids=["a", "b", "c"])
     >>> [(row["rank"], row["gain"], row["contribution"]) for row in b["rows"]]
     [(1, 7, 7.0), (2, 0, 0.0), (3, 3, 1.5)]
-    >>> b["dcg"], b["ideal"], b["idcg"] == 7 + 7 / math.log2(3), b["first_relevant"]
+    >>> b["dcg"], b["ideal"], b["idcg"] == 7 + 7 / metrics.discounts(2)[1], b["first_relevant"]
     (7.0, [3, 3], True, 1)
     """
-    rows, running = [], 0.0
-    contributions = []
+    gains, discounts = metrics.gains(ranked), metrics.discounts(len(ranked))
+    rows = []
     for rank, (doc_id, grade) in enumerate(zip(ids, ranked), start=1):
-        gain = 2**grade - 1
-        discount = math.log2(rank + 1)
-        contribution = gain / discount
-        contributions.append(contribution)
-        running = math.fsum(contributions)
-        in_k = k is not None and rank <= k
+        gain, discount = gains[rank - 1], discounts[rank - 1]
         rows.append(
             {
                 "rank": rank,
@@ -58,21 +54,19 @@ def breakdown(ranked, judged, k, threshold, ids) -> dict:
                 "grade": grade,
                 "gain": gain,
                 "discount": discount,
-                "contribution": contribution,
-                "in_k": in_k,
+                "contribution": gain / discount,
+                "in_k": k is not None and rank <= k,
                 "relevant": threshold is not None and grade >= threshold,
-                "running": running,
+                "running": metrics.dcg(ranked[:rank]),
             }
         )
-    first = None
-    if k is not None and threshold is not None:
-        first = next((row["rank"] for row in rows[:k] if row["relevant"]), None)
+    first = None if k is None or threshold is None else metrics.first_relevant_rank(ranked, k, threshold)
     ideal = sorted(judged, reverse=True)[:k] if k is not None else []
     return {
         "rows": rows,
-        "dcg": math.fsum(contributions[:k]) if k is not None else None,
+        "dcg": metrics.dcg(ranked[:k]) if k is not None else None,
         "ideal": ideal,
-        "idcg": math.fsum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal)) if k is not None else None,
+        "idcg": metrics.dcg(ideal) if k is not None else None,
         "first_relevant": first,
     }
 
@@ -80,8 +74,8 @@ def breakdown(ranked, judged, k, threshold, ids) -> dict:
 def breakdown_texts(row: dict, first_relevant, threshold) -> dict:
     """The Spanish cells of a breakdown row: relevance, MRR mark, gain, discount, contribution, running DCG.
 
-    >>> row = {"rank": 2, "relevant": True, "gain": 7, "discount": math.log2(3),
-    ...        "contribution": 7 / math.log2(3), "running": 11.4}
+    >>> row = {"rank": 2, "relevant": True, "gain": 7, "discount": 1.5849625007211562,
+    ...        "contribution": 7 / 1.5849625007211562, "running": 11.4}
     >>> breakdown_texts(row, first_relevant=2, threshold=2)
     {'relevant_text': 'sí', 'mrr_text': '● 1/2', 'gain_text': '7', 'discount_text': '1,585', 'contribution_text': '4,417', 'running_text': '11,400'}
     """

@@ -5,22 +5,51 @@ build-time memory snapshot (``snapshot.mjs``) captures exactly what the page run
 """
 
 import json
+import traceback
 
 from .errors import LabError
 from .lab import compute
+from .loading import reading_progress
 from .trec import TrecFormatError
 
 
-def compute_json(state_json: str) -> str:
-    """``compute`` for the worker: ``{"ok": true, "view": …}`` or ``{"ok": false, "field", "message"}``.
+INVALID_STATE = "Estado no válido: {message}"
+INTERNAL_FAILURE = (
+    "La página falló al calcular este estado (un error suyo, no de los valores que elegiste): ves los últimos "
+    "valores correctos. Recarga la página; si vuelve a pasar, avisa a quien publica el sitio."
+)
+INTERNAL_EVALUATION_FAILURE = (
+    "La página falló al evaluar (un error suyo, no de tus ficheros). Recarga la página; si vuelve a pasar, "
+    "avisa a quien publica el sitio."
+)
 
-    >>> json.loads(compute_json('{"scenario": null}'))["ok"]
-    False
+
+def _internal(text: str) -> str:
+    """An error of the page itself (a bug), not of its input: said as one, with the traceback for the console."""
+    return json.dumps({"ok": False, "internal": True, "message": text, "text": text, "detail": traceback.format_exc()})
+
+
+def compute_json(state_json: str) -> str:
+    """``compute`` for the worker: ``{"ok": true, "view": …}`` or ``{"ok": false, "field", "message", "text"}``.
+
+    Only invalid input is refused as such (a :class:`LabError`, or text that is not JSON): ``text`` is the
+    sentence the page shows. Any other exception is the page's own failure, answered with
+    ``"internal": true``, the sentence that says so and the traceback (``detail``) for the console.
+
+    >>> answer = json.loads(compute_json('{"scenario": null}'))
+    >>> answer["ok"], answer["text"].startswith("Estado no válido: ")
+    (False, True)
+    >>> json.loads(compute_json('[1]'))["internal"]
+    True
     """
     try:
         view = compute(json.loads(state_json))
-    except (LabError, ValueError) as error:  # json.JSONDecodeError is a ValueError
-        return json.dumps({"ok": False, "field": getattr(error, "field", None), "message": str(error)})
+    except (LabError, json.JSONDecodeError) as error:
+        message = str(error)
+        return json.dumps({"ok": False, "field": getattr(error, "field", None), "message": message,
+                           "text": INVALID_STATE.format(message=message)})
+    except Exception:  # noqa: BLE001 (a bug: reported as one, never as invalid input)
+        return _internal(INTERNAL_FAILURE)
     return json.dumps({"ok": True, "view": view}, allow_nan=False)
 
 
@@ -82,13 +111,10 @@ def warm_up() -> int:
 def _failure(error) -> str:
     """A failed evaluation as JSON: the Spanish message, and a bad file's problems as a list."""
     answer = {"ok": False, "field": getattr(error, "field", None), "message": str(error)}
-    if isinstance(error, TrecFormatError):
-        total = len(error.problems) + error.more
-        answer["message"] = (
-            str(error) if total == 1 else f"«{error.name}» tiene {total} problemas" + (":" if error.problems else ".")
-        )
-        answer["problems"] = [] if total == 1 else [problem.render("es") for problem in error.problems]
-        answer["more"] = error.more if total > 1 else 0
+    if isinstance(error, TrecFormatError):  # one problem: said in the message; more: a header and a list
+        several = len(error.problems) + error.more > 1
+        answer["message"] = error.header("es") if several else answer["message"]
+        answer["problems"] = error.listed("es") if several else []
     return json.dumps(answer)
 
 
@@ -108,10 +134,13 @@ def evaluate_json(request_json: str, progress=None) -> str:
         if not isinstance(request, dict):
             raise LabError.page("La petición debe ser un objeto JSON.")
         panel = evaluate_files(
-            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress
+            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress,
+            request.get("complete") is True,
         )
-    except (LabError, ValueError) as error:
+    except (LabError, json.JSONDecodeError) as error:
         return _failure(error)
+    except Exception:  # noqa: BLE001 (a bug: reported as one)
+        return _internal(INTERNAL_EVALUATION_FAILURE)
     return json.dumps({"ok": True, "panel": panel}, allow_nan=False)
 
 
@@ -133,17 +162,21 @@ class EvaluationBridge:
         self.failure = None
         try:
             self.session = EvaluationSession(json.loads(settings_json))
-        except (LabError, ValueError) as error:
+        except (LabError, json.JSONDecodeError) as error:
             self.failure = _failure(error)
+        except Exception:  # noqa: BLE001 (a bug: reported as one)
+            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
 
     def _call(self, work):
         if self.failure:
             return self.failure
         try:
             return work()
-        except (LabError, ValueError) as error:
+        except LabError as error:
             self.failure = _failure(error)
-            return self.failure
+        except Exception:  # noqa: BLE001 (a bug: reported as one)
+            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
+        return self.failure
 
     def begin(self, slot: str, grouped: bool) -> str:
         """Start the file of ``slot`` (``"qrels"``, ``"A"``, ``"B"``)."""
@@ -156,6 +189,10 @@ class EvaluationBridge:
             self._call(lambda: self.session.feed(text))
         return bool(self.failure) or self.session.regroup
 
+    def reading(self, slot: str, again: bool, done=None, size=None) -> str:
+        """The status line while the file of ``slot`` is read (:func:`raglab_core.loading.reading_progress`)."""
+        return reading_progress(slot, bool(again), done, size)
+
     def end(self) -> str:
         """End the file: ``{"ok": true}``, ``{"ok": true, "regroup": true}`` (read it again, ungrouped) or a failure."""
         return self._call(lambda: json.dumps({"ok": True, "regroup": self.session.end() == "regroup"}))
@@ -163,6 +200,23 @@ class EvaluationBridge:
     def finish(self, progress) -> str:
         """The panel: ``{"ok": true, "panel": …}`` or a failure."""
         return self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish(progress)}, allow_nan=False))
+
+    def detail(self, qid: str) -> str:
+        """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""
+        return self._call(lambda: json.dumps({"ok": True, "detail": self.session.query_detail(str(qid))}))
+
+    def download(self, kind: str) -> str:
+        """Once finished: ``{"ok": true, "name", "type", "text"}``, the report as ``eval --json`` prints it
+        (``kind`` ``"json"``) or the per-query table (``"csv"``)."""
+
+        def saved():
+            if kind == "json":
+                return {"ok": True, "name": "raglab-evaluacion.json", "type": "application/json",
+                        "text": self.session.report_json()}
+            return {"ok": True, "name": "raglab-por-consulta.csv", "type": "text/csv",
+                    "text": self.session.per_query_csv()}
+
+        return self._call(lambda: json.dumps(saved()))
 
 
 evaluate_json.streaming = EvaluationBridge

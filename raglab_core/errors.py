@@ -4,10 +4,17 @@ The core raises a :class:`LabError` with a *code* and its *parameters*, never
 a sentence: the edges put it into words, the page in Spanish (``str(error)``,
 ``error.render("es")``) and the command line in English
 (``error.render("en")``). This follows :class:`raglab_core.trec.Problem`,
-whose ``render(language)`` does the same for file problems.
+whose ``render(language)`` does the same for file problems from the same catalogue
+(:data:`MESSAGES`, the only one: every bilingual message of the core is there).
 """
 
-# code -> (English, Spanish) templates, filled from LabError.params.
+from .formatting import integer
+
+RUN_LAYOUT = "qid Q0 docid rank score tag"
+QRELS_LAYOUT = "qid iter docid rel"
+
+# code -> (English, Spanish) templates, filled from LabError.params (or, for a file's problems, from
+# raglab_core.trec.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
 MESSAGES = {
     # raglab_core.validate: arguments of the metric and chunking functions
     "not_integer": ("{name} must be an integer.", "{name} debe ser un número entero."),
@@ -32,7 +39,10 @@ MESSAGES = {
         "judgments must include the grade of every relevant document of the ranking.",
         "judgments debe incluir el grado de cada documento relevante del ranking.",
     ),
-    "gain": ("The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
+    "gain": (
+        "The gain must be 'exp-log2' (or 'exponential') or 'log2' (or 'linear').",
+        "La ganancia debe ser «exp-log2» (o «exponential») o «log2» (o «linear»).",
+    ),
     # raglab_core.chunking (and the lab's «solape» control)
     "overlap_not_below_chunk": ("Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
     # raglab_core.evaluation and raglab_core.report
@@ -65,8 +75,80 @@ MESSAGES = {
     ),
     # A message the page's own modules (lab, controls, scenario, data panel) write: Spanish only.
     "page": ("{text}", "{text}"),
+    # raglab_core.trec: one problem in a qrels or run file (Problem.kind, filled from Problem.details).
+    # English quotes values with repr() (escapes show odd characters); Spanish with «», as the page does.
+    "columns": (
+        "expected {expected} columns ({layout}), found {found}",
+        "se esperaban {expected} columnas ({layout}) y hay {found}",
+    ),
+    "run_columns": (
+        "expected at least 6 columns (" + RUN_LAYOUT + "), found {found}",
+        "se esperaban al menos 6 columnas (" + RUN_LAYOUT + ") y hay {found}",
+    ),
+    "looks_like_run": (
+        "this looks like a run file (6 columns: " + RUN_LAYOUT + "), not qrels",
+        "esto parece un fichero de run (6 columnas: " + RUN_LAYOUT + "), no de qrels",
+    ),
+    "looks_like_qrels": (
+        "this looks like a qrels file (4 columns: " + QRELS_LAYOUT + "), not a run",
+        "esto parece un fichero de qrels (4 columnas: " + QRELS_LAYOUT + "), no un run",
+    ),
+    "relevance": (
+        "relevance {value!r} is not an integer in ASCII digits",
+        "la relevancia «{value}» no es un número entero en cifras ASCII",
+    ),
+    "score": ("score {value!r} is not a number in ASCII digits", "la puntuación «{value}» no es un número en cifras ASCII"),
+    "not_finite": ("score {value!r} is not a finite number", "la puntuación «{value}» no es un número finito"),
+    "duplicate": (
+        "document {docid!r} appears more than once for query {qid!r}",
+        "el documento «{docid}» aparece más de una vez en la consulta «{qid}»",
+    ),
+    "duplicate_query": ("query {qid!r} appears more than once", "la consulta «{qid}» aparece más de una vez"),
+    "empty_qrels": ("the file holds no judgments", "el fichero no contiene ningún juicio de relevancia"),
+    "empty_run": ("the file holds no results", "el fichero no contiene ningún resultado"),
+    "json_score": ("score {value!r} is not a number", "la puntuación «{value}» no es un número"),
+    "json_relevance": ("relevance {value!r} is not an integer", "la relevancia «{value}» no es un número entero"),
+    "json_syntax": ("invalid JSON at column {column}", "JSON no válido en la columna {column}"),
+    "json_shape": (
+        "JSON {what} must be an object {{qid: {{docid: value}}}}; {where} is not an object",
+        "{what} JSON deben ser un objeto {{qid: {{docid: valor}}}}; {where} no es un objeto",
+    ),
+    "not_utf8": ("{name}: not UTF-8 text ({reason})", "No se pudo leer «{name}»: no es un fichero de texto UTF-8 legible."),
+    # The words around those problems: where they are, and the report that lists them.
+    "files_qrels": ("qrels", "los qrels"),
+    "files_run": ("runs", "los runs"),
+    "top_level": ("the top level", "el nivel superior"),
+    "query": ("query {qid!r}", "la consulta «{qid}»"),
+    "at_line": ("line {line}: {text}", "línea {line}: {text}"),
+    "file_problem": ("{name}: {text}", "{name}: {text}"),
+    "file_line_problem": ("{name}, line {line}: {text}", "{name}, línea {line}: {text}"),
+    "problems": ("{name}: {count} problems", "«{name}» tiene {count} problemas:"),
+    "more_problems": (
+        ("… and 1 more", "… y 1 problema más."),
+        ("… and {count} more", "… y {count} problemas más."),
+    ),
 }
 LANGUAGES = ("en", "es")
+
+
+def message(code: str, language: str = "es", **params) -> str:
+    """The message ``code`` of :data:`MESSAGES` in ``language`` (``"en"`` or ``"es"``), filled from ``params``.
+
+    A ``count`` parameter is written as the language writes numbers (in
+    Spanish, grouped from five digits on), and chooses between a singular
+    and a plural template when the message has both.
+
+    >>> message("more_problems", "es", count=1), message("more_problems", "es", count=12345)
+    ('… y 1 problema más.', '… y 12\xa0345 problemas más.')
+    >>> message("more_problems", "en", count=12345)
+    '… and 12345 more'
+    """
+    templates = MESSAGES[code]
+    if isinstance(templates[0], tuple):  # (singular, plural)
+        templates = templates[params.get("count") != 1]
+    if "count" in params and language == "es":
+        params = {**params, "count": integer(params["count"])}
+    return templates[LANGUAGES.index(language)].format(**params)
 
 
 class LabError(ValueError):
@@ -108,4 +190,4 @@ class LabError(ValueError):
 
     def render(self, language: str = "es") -> str:
         """The message in ``language``: ``"en"`` or ``"es"``."""
-        return MESSAGES[self.code][LANGUAGES.index(language)].format(**self.params)
+        return message(self.code, language, **self.params)

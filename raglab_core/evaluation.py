@@ -60,9 +60,10 @@ References
 import math
 import re
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from . import metrics
 from .errors import LabError
 
 TIES = ("double", "float32")
@@ -158,19 +159,6 @@ def judged(grades, k: int | None) -> float | None:
     return sum(1 for grade in top if grade is not None) / len(top) if top else None
 
 
-_DISCOUNTS = [1.0]  # _DISCOUNTS[i] = log2(i + 2), the discount of rank i + 1; grown on demand
-_GAINS = {"log2": lambda grade: grade, "exp-log2": lambda grade: 2**grade - 1}
-
-
-def _dcg(gains) -> float:
-    while len(_DISCOUNTS) < len(gains):
-        _DISCOUNTS.append(math.log2(len(_DISCOUNTS) + 2))
-    total = 0.0
-    for gain, discount in zip(gains, _DISCOUNTS):
-        total += gain / discount
-    return total
-
-
 def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
     """``nDCG@k = DCG@k / IDCG@k``, ``DCG@k = Σ_{i<=k} gain(g_i) / log2(i + 1)`` (Järvelin & Kekäläinen [4]_).
 
@@ -178,18 +166,14 @@ def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
     ``ndcg``) or ``2^g − 1`` for ``dcg="exp-log2"`` (Burges et al. [5]_, ranx
     ``ndcg_burges``, the lab's); only positive grades gain. IDCG@k is the DCG
     of *all* the query's judgments sorted by grade, cut at k. ``None`` when
-    IDCG@k is 0.
+    IDCG@k is 0. The arithmetic is the lab's own: :func:`raglab_core.metrics.ndcg`.
 
     >>> ndcg([0, 2], k=2, judgments=[2, 1]) == (2 / math.log2(3)) / (2 + 1 / math.log2(3))
     True
     >>> ndcg([0, 2], k=2, judgments=[2, 1], dcg="exp-log2") == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
     True
     """
-    gain = _GAINS[dcg]
-    ideal = _dcg([gain(grade) for grade in sorted((g for g in judgments if g > 0), reverse=True)[:k]])
-    if ideal == 0:
-        return None
-    return _dcg([gain(grade) if grade is not None and grade > 0 else 0 for grade in grades[:k]]) / ideal
+    return metrics.ndcg(grades, k, judgments, dcg)
 
 
 # --- measure names (ir_measures' notation) ---------------------------------------------------------
@@ -249,6 +233,8 @@ SUPPORTED = "P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG
 DEFAULT_MEASURES = "nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10"
 """The measures reported when none are asked for (the CLI and the «Tus datos» panel)."""
 MAX_CUTOFF = 1_000_000
+JUDGED_DEPTH = 10
+"""The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.sanity`)."""
 _NAME = re.compile(r"([A-Za-z]+)(?:\((.*)\))?(?:@([0-9]+))?")
 _ALIASES = {alias: family for family, (_, _, aliases) in FAMILIES.items() for alias in (family, *aliases)}
 
@@ -281,7 +267,7 @@ def parse_measure(text: str) -> Measure:
         rel = int(values["rel"])
     if "dcg" in values:
         dcg = values["dcg"].strip("'\"")
-        if dcg not in _GAINS or values["dcg"][:1] != values["dcg"][-1:] or values["dcg"][:1] not in "'\"":
+        if dcg not in metrics.GAINS or values["dcg"][:1] != values["dcg"][-1:] or values["dcg"][:1] not in "'\"":
             raise LabError("measure_param", field="measures", name=text, param="dcg", allowed="'log2', 'exp-log2'")
     cutoff = None if match.group(3) is None else int(match.group(3))
     if cutoff is not None and not 1 <= cutoff <= MAX_CUTOFF:
@@ -311,13 +297,15 @@ def parse_measures(text) -> list:
     return measures
 
 
-def lab_measures(k: int, umbral: int = 1, gain: str = "exponential") -> list:
+def lab_measures(k: int, umbral: int = 1, gain: str = "exp-log2") -> list:
     """The lab's four metrics in ir_measures' names: P, R, RR at ``rel=umbral`` and nDCG, all at ``k``.
 
-    >>> [str(m) for m in lab_measures(5, 2)]
-    ['P(rel=2)@5', 'R(rel=2)@5', 'RR(rel=2)@5', "nDCG(dcg='exp-log2')@5"]
+    ``gain`` is a key of :data:`raglab_core.metrics.GAINS` or one of its aliases.
+
+    >>> [str(m) for m in lab_measures(5, 2)], str(lab_measures(5, gain="linear")[3])
+    (['P(rel=2)@5', 'R(rel=2)@5', 'RR(rel=2)@5', "nDCG(dcg='exp-log2')@5"], 'nDCG@5')
     """
-    dcg = "exp-log2" if gain == "exponential" else "log2"
+    dcg = metrics.gain_name(gain)
     return [Measure("P", k, umbral), Measure("R", k, umbral), Measure("RR", k, umbral), Measure("nDCG", k, dcg=dcg)]
 
 
@@ -386,6 +374,15 @@ class RunEvaluation:
     means (``None`` counted as 0). ``not_in_qrels``: run queries skipped for
     lack of judgments; ``not_in_run``: qrels queries the run does not answer
     (scored as empty rankings when ``complete``).
+
+    What the sanity warnings (:mod:`raglab_core.sanity`) need, gathered while
+    the queries were scored: ``any_judged`` (some document the run ranks for
+    a query it shares with the qrels is judged), ``example`` (when none is:
+    ``(qid, first ranked docid, a judged docid of that query)``),
+    ``judged_at_10`` (mean Judged@10 over the evaluated queries the run
+    answers; ``None`` without any), ``self_retrieved`` (run queries, sorted,
+    that retrieve a document whose id is the query's own) and ``top``
+    (qid -> its first ``keep`` ranked docids, when the evaluator keeps them).
     """
 
     measures: tuple
@@ -396,6 +393,12 @@ class RunEvaluation:
     mean: tuple
     not_in_qrels: tuple
     not_in_run: tuple
+    qrels_queries: int = 0
+    any_judged: bool = True
+    example: tuple | None = None
+    judged_at_10: float | None = None
+    self_retrieved: tuple = ()
+    top: dict = field(default_factory=dict)
 
 
 class RunEvaluator:
@@ -407,24 +410,45 @@ class RunEvaluator:
     Each query must be added once; :meth:`result` ends the run.
     """
 
-    def __init__(self, qrels, measures, ties: str = "double", complete: bool = False):
+    def __init__(self, qrels, measures, ties: str = "double", complete: bool = False, keep: int = 0):
         self.qrels, self.measures, self.ties, self.complete = qrels, tuple(measures), tie_mode(ties), complete
         cutoffs = [measure.cutoff for measure in self.measures]
-        self.depth = None if None in cutoffs else max(cutoffs)
+        # At least the top 10: the sanity checks read Judged@10 whatever the measures.
+        self.depth = None if None in cutoffs else max(*cutoffs, JUDGED_DEPTH, keep)
+        self.keep = keep
         self.per_query, self.skipped, self.seen = {}, set(), set()
+        # For the sanity warnings, gathered as the queries go by (no second pass over the run).
+        self.any_judged, self.example, self.self_retrieved, self.top = False, None, [], {}
+        self.judged_sum, self.judged_count = 0.0, 0
 
     def add(self, qid, scores) -> None:
         """Score query ``qid``, whose run documents are ``scores`` (docid -> score)."""
         self.seen.add(qid)
+        if qid in scores:
+            self.self_retrieved.append(qid)
         judged = self.qrels.get(qid)
         if judged is None:
             self.skipped.add(qid)
             return
-        self.per_query[qid] = self._score(judged, scores)
-
-    def _score(self, judged, scores):
+        ranked = trec_order(scores, self.depth, self.ties)
         get = judged.get
-        grades = [get(docid) for docid in trec_order(scores, self.depth, self.ties)]
+        grades = [get(docid) for docid in ranked]
+        top = grades[:JUDGED_DEPTH]
+        if top:
+            judged_in_top = len(top) - top.count(None)
+            self.judged_sum += judged_in_top / len(top)
+            self.judged_count += 1
+            if not self.any_judged:
+                # Below the top too: a run is "never judged" only if none of its documents is.
+                if judged_in_top or not judged.keys().isdisjoint(scores):
+                    self.any_judged = True
+                elif self.example is None:
+                    self.example = (qid, ranked[0], next(iter(judged), None))
+        if self.keep:
+            self.top[qid] = ranked[: self.keep]
+        self.per_query[qid] = self._score(judged, grades)
+
+    def _score(self, judged, grades):
         judgments = list(judged.values())
         return tuple(measure.value(grades, judgments) for measure in self.measures)
 
@@ -433,7 +457,7 @@ class RunEvaluator:
         not_in_run = tuple(sorted(self.qrels.keys() - self.seen))
         if self.complete:
             for qid in not_in_run:
-                self.per_query[qid] = self._score(self.qrels[qid], {})
+                self.per_query[qid] = self._score(self.qrels[qid], [])
         per_query = dict(sorted(self.per_query.items()))
         count = len(per_query)
         mean = tuple(
@@ -449,6 +473,12 @@ class RunEvaluator:
             mean=mean,
             not_in_qrels=tuple(sorted(self.skipped)),
             not_in_run=not_in_run,
+            qrels_queries=len(self.qrels),
+            any_judged=self.any_judged or not self.judged_count,
+            example=None if self.any_judged else self.example,
+            judged_at_10=self.judged_sum / self.judged_count if self.judged_count else None,
+            self_retrieved=tuple(sorted(self.self_retrieved)),
+            top=self.top,
         )
 
 

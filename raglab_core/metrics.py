@@ -12,12 +12,14 @@ Conventions, stated once (they match trec_eval [1]_ and ranx [2]_):
   (``total_relevant``), which the caller supplies: it lies outside the top k.
   It is Recall@k, not Success@k (which would be 1 as soon as one relevant
   document is retrieved).
-* DCG and nDCG take the gain as a parameter (``GAINS``), as ranx's
-  ``_dcg(..., jarvelin)`` and ir_measures' ``dcg`` option do:
-  ``"exponential"`` (default) is ``2**g - 1`` (Burges et al. [3]_; ranx's
-  ``ndcg_burges``), ``"linear"`` is ``g`` (Järvelin & Kekäläinen [4]_;
-  trec_eval's ``ndcg_cut``, ranx's ``ndcg``). The discount is
-  ``log₂(i + 1)`` for both, written once, in :func:`dcg_at_k`.
+* DCG and nDCG take the gain as a parameter (:data:`GAINS`), named as
+  ir_measures' ``dcg`` option names it: ``"exp-log2"`` (default; alias
+  ``"exponential"``) is ``2**g - 1`` (Burges et al. [3]_; ranx's
+  ``ndcg_burges``), ``"log2"`` (alias ``"linear"``) is ``g`` (Järvelin &
+  Kekäläinen [4]_; trec_eval's ``ndcg_cut``, ranx's ``ndcg``). The gain is
+  written once, in :func:`gains`; the discount ``log₂(i + 1)``
+  once, in :func:`discounts`; the sum once, in :func:`dcg`. The evaluator
+  and the lab's breakdown call these same functions.
 * Undefined values are ``None``, never NaN.
 
 References
@@ -35,7 +37,7 @@ import operator
 from collections import Counter
 
 from .errors import LabError
-from .validate import GAINS, gain_name, grade_list, whole_number
+from .validate import grade_list, whole_number
 
 
 def _checked(grades, k, threshold=0):
@@ -141,38 +143,113 @@ def mrr_at_k(grades, k: int, threshold: int) -> float:
     return 0.0 if rank is None else 1 / rank
 
 
-_DISCOUNTS = ()
-"""``_DISCOUNTS[i]`` is the discount of rank ``i + 1``; :func:`dcg_at_k` lengthens it as ``k`` grows."""
+# --- DCG: one gain, one discount, one sum -----------------------------------------------------------
+# The checked functions above and below (``dcg_at_k``, ``ndcg_at_k``) validate their input, then call
+# these unchecked fast paths, which the evaluator's per-query loop (:mod:`raglab_core.evaluation`) and
+# the lab's breakdown (:mod:`raglab_core.arithmetic`) call directly.
+
+GAINS = {"exp-log2": "2^g − 1", "log2": "g"}
+"""The gains of DCG, named as ir_measures' ``dcg`` parameter names them: ``"exp-log2"`` is
+``2**g - 1`` (Burges et al. 2005; ranx's ``ndcg_burges``; the lab's), ``"log2"`` is ``g``
+(Järvelin & Kekäläinen 2002; trec_eval's ``ndcg_cut``, ranx's ``ndcg``)."""
+GAIN_ALIASES = {"exponential": "exp-log2", "linear": "log2"}
+"""The older spellings, still accepted wherever a gain is named (``dcg_at_k(..., gain="linear")``,
+the CLI's ``--gain``)."""
 
 
-def dcg_at_k(grades, k: int, gain: str = "exponential") -> float:
-    """Discounted cumulative gain at ``k`` (Järvelin & Kekäläinen 2002).
+def gain_name(gain) -> str:
+    """``gain`` as a key of :data:`GAINS` (an alias of :data:`GAIN_ALIASES` is translated), or ``LabError``.
+
+    >>> gain_name("linear"), gain_name("exp-log2")
+    ('log2', 'exp-log2')
+    """
+    gain = GAIN_ALIASES.get(gain, gain) if isinstance(gain, str) else gain
+    if gain not in GAINS:
+        raise LabError("gain", field="gain")
+    return gain
+
+
+def gains(grades, kind: str = "exp-log2") -> list:
+    """The gain of each grade (unchecked): ``2**g - 1`` (``"exp-log2"``) or ``g`` (``"log2"``).
+
+    ``None`` (unjudged) and grades ``<= 0`` (trec_eval's judged non-relevant) gain 0.
+
+    >>> gains([3, 1, None, -1, 0]), gains([3, 1], "log2")
+    ([7, 1, 0, 0, 0], [3, 1])
+    """
+    if kind == "exp-log2":
+        return [2**grade - 1 if grade is not None and grade > 0 else 0 for grade in grades]
+    return [grade if grade is not None and grade > 0 else 0 for grade in grades]
+
+
+_DISCOUNTS = (1.0,)
+"""``_DISCOUNTS[i]`` is the discount of rank ``i + 1``; :func:`discounts` lengthens it as ranks grow."""
+
+
+def discounts(n: int) -> tuple:
+    """The discounts of ranks ``1..n`` (at least; unchecked): ``log2(i + 1)``, the only discount in raglab_core.
+
+    Computed once and reused, which keeps evaluating long runs fast. The
+    tuple is replaced whole, never changed in place, so threads may share it.
+
+    >>> discounts(3)[:3] == (1.0, math.log2(3), 2.0)
+    True
+    """
+    global _DISCOUNTS
+    table = _DISCOUNTS
+    if len(table) < n:
+        table = _DISCOUNTS = tuple(math.log2(rank + 1) for rank in range(1, max(n, 2 * len(table)) + 1))
+    return table
+
+
+def dcg(grades, kind: str = "exp-log2") -> float:
+    """``Σ_i gain(grade_i) / log2(i + 1)`` over all of ``grades`` (already cut at k; unchecked).
+
+    ``grades`` may hold ``None`` (unjudged) and grades ``<= 0``: they gain 0.
+    Summed in rank order, as trec_eval sums.
+
+    >>> dcg([3, None, 2]) == 7 + 3 / 2
+    True
+    """
+    total = 0.0
+    for term in map(operator.truediv, gains(grades, kind), discounts(len(grades))):
+        total += term
+    return total
+
+
+def ndcg(grades, k: int | None, judgments, kind: str = "exp-log2") -> float | None:
+    """``DCG@k / IDCG@k`` (unchecked), IDCG@k the DCG of ``judgments`` sorted descending, cut at ``k``.
+
+    ``k`` ``None``: the whole ranking. ``None`` when IDCG@k is 0.
+
+    >>> ndcg([0, 2], k=2, judgments=[2, 1], kind="log2") == (2 / math.log2(3)) / (2 + 1 / math.log2(3))
+    True
+    """
+    ideal = dcg(sorted((g for g in judgments if g is not None and g > 0), reverse=True)[:k], kind)
+    if ideal == 0:
+        return None
+    return dcg(grades[:k], kind) / ideal
+
+
+def dcg_at_k(grades, k: int, gain: str = "exp-log2") -> float:
+    """Discounted cumulative gain at ``k`` (Järvelin & Kekäläinen 2002), checked: :func:`dcg` of the first ``k``.
 
     ``DCG@k = sum_{i=1..k} gain(grade_i) / log2(i + 1)`` with
-    ``gain(g) = 2**g - 1`` for ``"exponential"`` (Burges et al. 2005; ranx's
-    ``ndcg_burges``, ir_measures' ``dcg='exp-log2'``) or ``gain(g) = g`` for
-    ``"linear"`` (trec_eval's ``ndcg_cut``, ranx's ``ndcg``, ir_measures'
-    ``dcg='log2'``), summed with ``math.fsum``. The discounts are computed
-    once and reused, which keeps evaluating long runs fast.
+    ``gain(g) = 2**g - 1`` for ``"exp-log2"`` (alias ``"exponential"``;
+    Burges et al. 2005; ranx's ``ndcg_burges``) or ``gain(g) = g`` for
+    ``"log2"`` (alias ``"linear"``; trec_eval's ``ndcg_cut``, ranx's ``ndcg``).
 
     >>> dcg_at_k([3, 0, 2], k=3) == 7 / math.log2(2) + 3 / math.log2(4)
     True
     >>> dcg_at_k([3, 0, 2], k=3, gain="linear") == 3 / math.log2(2) + 2 / math.log2(4)
     True
     """
-    global _DISCOUNTS
-    grades = grade_list(grades)
-    k = whole_number(k, "k", 1)
-    discounts = _DISCOUNTS
-    if len(discounts) < min(k, len(grades)):  # replaced whole, never changed in place: thread-safe
-        discounts = _DISCOUNTS = tuple(math.log2(rank + 1) for rank in range(1, min(k, len(grades)) + 1))
-    if gain_name(gain) == "linear":
-        return math.fsum(map(operator.truediv, grades[:k], discounts))
-    return math.fsum((2**grade - 1) / discount for grade, discount in zip(grades[:k], discounts))
+    grades, k, kind = grade_list(grades), whole_number(k, "k", 1), gain_name(gain)
+    return dcg(grades[:k], kind)
 
 
-def ndcg_at_k(grades, k: int, judgments=None, gain: str = "exponential") -> float | None:
-    """Normalised DCG: ``DCG@k / IDCG@k``, in [0, 1], with either gain of :func:`dcg_at_k`.
+def ndcg_at_k(grades, k: int, judgments=None, gain: str = "exp-log2") -> float | None:
+    """Normalised DCG: ``DCG@k / IDCG@k``, in [0, 1], with either gain of :func:`dcg_at_k`; checked :func:`ndcg`.
 
     ``IDCG@k`` is the DCG of ``judgments`` (every judged grade of the query;
     default: ``grades``) sorted in descending order and cut at ``k``. The
@@ -189,14 +266,10 @@ def ndcg_at_k(grades, k: int, judgments=None, gain: str = "exponential") -> floa
     >>> ndcg_at_k([0, 0], k=2) is None
     True
     """
-    grades = grade_list(grades)
-    k = whole_number(k, "k", 1)
+    grades, k, kind = grade_list(grades), whole_number(k, "k", 1), gain_name(gain)
     judgments = grades if judgments is None else grade_list(judgments, "judgments")
     if judgments is not grades:
         missing = Counter(g for g in grades if g > 0) - Counter(g for g in judgments if g > 0)
         if missing:
             raise LabError("judgments_missing", field="judgments")
-    ideal = dcg_at_k(sorted(judgments, reverse=True), k, gain)
-    if ideal == 0:
-        return None
-    return dcg_at_k(grades, k, gain) / ideal
+    return ndcg(grades, k, judgments, kind)

@@ -204,7 +204,7 @@ def _total_sentences(grades, judged, values, total_control, outputs) -> list[str
         what = f"{'es un relevante' if one else 'son relevantes'} que nadie juzgó"
     else:
         what = (
-            f"son {count(unretrieved, 'documento juzgado', 'documentos juzgados')} que la primera etapa no "
+            f"hay {count(unretrieved, 'documento juzgado', 'documentos juzgados')} que la primera etapa no "
             f"recuperó y {count(unjudged, 'relevante')} que nadie juzgó"
         )
     if found == 0:
@@ -214,7 +214,7 @@ def _total_sentences(grades, judged, values, total_control, outputs) -> list[str
         )
     else:
         parts.append(
-            f"{missing} de ellos no {'está' if one else 'están'} en el ranking: {what}; ni un k mayor ni el "
+            f"De esos {total}, {missing} no {'está' if one else 'están'} en el ranking: {what}; ni un k mayor ni el "
             f"reranking {'lo' if one else 'los'} alcanzan, así que Recall@{k} no pasará de {decimal(found / total)}."
         )
     if unjudged:
@@ -238,6 +238,7 @@ def _rerank_sentences(scenario, grades, judged, order, values, outputs) -> list[
     ndcg_before = metrics.ndcg_at_k(grades, k, judgments=judged)
     ndcg = outputs["ndcg"]
     parts = []
+    rose = ndcg_before is not None and decimal(ndcg_before) != ndcg["text"] and ndcg["value"] > ndcg_before
     if ndcg_before is None:
         parts.append(head + ".")
     elif decimal(ndcg_before) == ndcg["text"]:
@@ -269,13 +270,21 @@ def _rerank_sentences(scenario, grades, judged, order, values, outputs) -> list[
                 if decimal(best) == ndcg["text"]
                 else f"Ni el mejor orden posible de estos {n} documentos pasaría de {decimal(best)}"
             )
+            reranker = (
+                "el reranker mejora el orden, pero no rescata" if rose
+                else "el reranker solo reordena los candidatos de la primera etapa: no rescata"
+            )
             parts.append(
                 f"{ceiling}: el ideal cuenta documentos juzgados que la primera etapa no recuperó, como "
-                f"«{top['title']}» (grado {top['grade']}), y el reranker mejora el orden sin rescatar "
-                "documentos que quedaron fuera del candidate set."
+                f"«{top['title']}» (grado {top['grade']}), y {reranker} documentos que quedaron fuera de los candidatos."
             )
     else:
-        below = [i for i in range(prefix, n) if grades[i] >= threshold]
+        # Worth saying only when lifting it would change what is shown: a lower grade sits above it in the top k.
+        ranked = [grades[i] for i in order]
+        below = [
+            i for i in range(prefix, n)
+            if grades[i] >= threshold and any(ranked[j] < grades[i] for j in range(min(k, i)))
+        ]
         if below:
             best_below = max(below, key=lambda i: (grades[i], -i))
             parts.append(

@@ -68,88 +68,12 @@ import json
 import math
 from typing import NamedTuple
 
-from .errors import LANGUAGES, LabError
+from .errors import QRELS_LAYOUT, RUN_LAYOUT, LabError, message
 
 MAX_REPORTED = 10
 """Problems listed one by one in a :class:`TrecFormatError`; further ones are only counted."""
 
-QRELS_LAYOUT = "qid iter docid rel"
 BEIR_LAYOUT = "query-id corpus-id score"
-RUN_LAYOUT = "qid Q0 docid rank score tag"
-
-# kind -> (English, Spanish) templates, filled from Problem.details. English quotes values with
-# repr() (escapes show odd characters); Spanish with «», as the page does.
-_MESSAGES = {
-    "columns": (
-        "expected {expected} columns ({layout}), found {found}",
-        "se esperaban {expected} columnas ({layout}) y hay {found}",
-    ),
-    "run_columns": (
-        "expected at least 6 columns (" + RUN_LAYOUT + "), found {found}",
-        "se esperaban al menos 6 columnas (" + RUN_LAYOUT + ") y hay {found}",
-    ),
-    "looks_like_run": (
-        "this looks like a run file (6 columns: " + RUN_LAYOUT + "), not qrels",
-        "esto parece un fichero de run (6 columnas: " + RUN_LAYOUT + "), no de qrels",
-    ),
-    "looks_like_qrels": (
-        "this looks like a qrels file (4 columns: " + QRELS_LAYOUT + "), not a run",
-        "esto parece un fichero de qrels (4 columnas: " + QRELS_LAYOUT + "), no un run",
-    ),
-    "relevance": (
-        "relevance {value!r} is not an integer in ASCII digits",
-        "la relevancia «{value}» no es un número entero en cifras ASCII",
-    ),
-    "score": (
-        "score {value!r} is not a number in ASCII digits",
-        "la puntuación «{value}» no es un número en cifras ASCII",
-    ),
-    "not_finite": (
-        "score {value!r} is not a finite number",
-        "la puntuación «{value}» no es un número finito",
-    ),
-    "duplicate": (
-        "document {docid!r} appears more than once for query {qid!r}",
-        "el documento «{docid}» aparece más de una vez en la consulta «{qid}»",
-    ),
-    "duplicate_query": (
-        "query {qid!r} appears more than once",
-        "la consulta «{qid}» aparece más de una vez",
-    ),
-    "empty_qrels": (
-        "the file holds no judgments",
-        "el fichero no contiene ningún juicio de relevancia",
-    ),
-    "empty_run": (
-        "the file holds no results",
-        "el fichero no contiene ningún resultado",
-    ),
-    "json_score": ("score {value!r} is not a number", "la puntuación «{value}» no es un número"),
-    "json_relevance": ("relevance {value!r} is not an integer", "la relevancia «{value}» no es un número entero"),
-    "json_syntax": (
-        "invalid JSON at column {column}",
-        "JSON no válido en la columna {column}",
-    ),
-    "json_shape": (
-        "JSON {what} must be an object {{qid: {{docid: value}}}}; {where} is not an object",
-        "{what} JSON deben ser un objeto {{qid: {{docid: valor}}}}; {where} no es un objeto",
-    ),
-}
-
-_WORDS = {  # (English, Spanish)
-    "line": ("line", "línea"),
-    "problems": ("problems", "problemas"),
-    "more": ("… and {count} more", "… y {count} más"),
-    "the top level": ("the top level", "el nivel superior"),
-    "qrels": ("qrels", "los qrels"),
-    "run": ("runs", "los runs"),
-    "query": ("query {qid!r}", "la consulta «{qid}»"),
-}
-
-
-def _word(key, language, **details):
-    return _WORDS[key][LANGUAGES.index(language)].format(**details)
-
 
 class Problem(NamedTuple):
     """One problem in a file: its 1-based ``line`` (``None`` when not tied to a line),
@@ -167,14 +91,12 @@ class Problem(NamedTuple):
         """The problem in ``language`` (``"en"`` or ``"es"``), prefixed by its line."""
         details = dict(self.details)
         if "what" in details:
-            details["what"] = _word(details["what"], language)
+            details["what"] = message(f"files_{details['what']}", language)
         if "where" in details:  # a structural location, itself translated
             where = details["where"]
-            details["where"] = (
-                _word("the top level", language) if where is None else _word("query", language, qid=where)
-            )
-        text = _MESSAGES[self.kind][LANGUAGES.index(language)].format(**details)
-        return text if self.line is None else f"{_word('line', language)} {self.line}: {text}"
+            details["where"] = message("top_level", language) if where is None else message("query", language, qid=where)
+        text = message(self.kind, language, **details)
+        return text if self.line is None else message("at_line", language, line=self.line, text=text)
 
 
 class TrecFormatError(LabError):
@@ -206,14 +128,25 @@ class TrecFormatError(LabError):
         if len(self.problems) == 1 and not self.more:
             problem = self.problems[0]
             text = problem._replace(line=None).render(language)
-            where = "" if problem.line is None else f", {_word('line', language)} {problem.line}"
-            return f"{self.name}{where}: {text}"
-        total = len(self.problems) + self.more
-        lines = [f"{self.name}: {total} {_word('problems', language)}"]
-        lines += [f"  {problem.render(language)}" for problem in self.problems]
+            if problem.line is None:
+                return message("file_problem", language, name=self.name, text=text)
+            return message("file_line_problem", language, name=self.name, line=problem.line, text=text)
+        return "\n".join([self.header(language), *(f"  {line}" for line in self.listed(language))])
+
+    def header(self, language: str = "es") -> str:
+        """The first line of a report of several problems: the file and how many problems it has.
+
+        >>> TrecFormatError("run.txt", "run", [Problem(1, "empty_run", {})] * 3).header("es")
+        '«run.txt» tiene 3 problemas:'
+        """
+        return message("problems", language, name=self.name, count=len(self.problems) + self.more)
+
+    def listed(self, language: str = "es") -> list[str]:
+        """Each listed problem, then how many more were found (when some were not listed)."""
+        lines = [problem.render(language) for problem in self.problems]
         if self.more:
-            lines.append(f"  {_word('more', language, count=self.more)}")
-        return "\n".join(lines)
+            lines.append(message("more_problems", language, count=self.more))
+        return lines
 
     def english(self) -> str:
         """The report in English (for the command line)."""

@@ -34,18 +34,3 @@ def grade_list(grades, name: str = "grades") -> list[int]:
         if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
             raise LabError("negative_grade", field=name, name=name)
     return list(grades)
-
-
-GAINS = ("exponential", "linear")
-"""The gains of DCG and nDCG (:func:`raglab_core.metrics.dcg_at_k`): ``2**g - 1`` and ``g``."""
-
-
-def gain_name(gain) -> str:
-    """Return ``gain`` if it is one of :data:`GAINS`, or raise ``LabError``.
-
-    >>> gain_name("linear")
-    'linear'
-    """
-    if gain not in GAINS:
-        raise LabError("gain", field="gain")
-    return gain

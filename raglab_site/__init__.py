@@ -1,7 +1,9 @@
 """The site generator's parts, beside build.py (which reads as the pipeline only).
 
 - ``markdown_math``: Markdown with LaTeX formulas rendered to MathML at build time.
-- ``runtime``: the browser runtime (Pyodide's files, the core's wheel, the memory snapshot).
+- ``runtime``: the browser runtime (Pyodide's files, the core's wheel).
+- ``snapshot``: the Pyodide memory snapshot: its making, its format, its entry in the page's configuration.
+- ``assets``: content-hashed names, integrity digests, the atomic write of dist/.
 - ``headers``: the response headers every host should send, written to ``dist/_headers``.
 - ``devserver``: the development server and file watcher behind ``build.py serve`` and the tests.
 """

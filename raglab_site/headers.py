@@ -1,8 +1,8 @@
 """Response headers for the published page, in the ``_headers`` format of Netlify and Cloudflare Pages.
 
 One list, written by the build to ``dist/_headers`` and read back by the development server, which
-applies it as those hosts do: every rule whose path pattern matches adds its headers. The README's
-recipes for other servers (nginx, Caddy, Apache) set the same headers.
+applies it as those hosts do: every rule whose path pattern matches adds its headers. The recipes of
+docs/publishing.md for other servers (nginx, Caddy, Apache) set the same headers.
 https://docs.netlify.com/routing/headers/ · https://developers.cloudflare.com/pages/configuration/headers/
 """
 

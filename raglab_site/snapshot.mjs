@@ -83,7 +83,7 @@ pyodide.runPython(
 zeroFreeMemory(pyodide._module);
 zeroDeadStack(pyodide._module);
 const snapshot = pyodide.makeMemorySnapshot();
-// Gzip keeps the build cache small; raglab_site/runtime.py recompresses it with brotli for the page.
+// Gzip keeps the build cache small; raglab_site/snapshot.py recompresses it with brotli for the page.
 // Node's gzip
 // header carries no time, so the bytes are reproducible.
 writeFileSync(outPath, gzipSync(snapshot, { level: 9 }));

@@ -369,11 +369,9 @@ def test_placeholder_urls_are_warned_about(capsys, tmp_path):
     assert build.placeholder_urls(build.read_config(ROOT / "site_src" / "config.yaml")) == []
 
 
-def test_the_service_worker_leaves_the_kept_snapshot_alone(dist):
-    """worker.js keeps the decoded snapshot in a cache the service worker's clean-up must spare."""
-    import re
-
-    worker = next((dist / "assets").glob("worker.*.js")).read_text("utf-8")
-    kept = re.search(r'const DECODED_CACHE = "([^"]+)"', worker).group(1)
+def test_the_service_worker_leaves_the_kept_snapshot_alone(dist, parsed):
+    """worker.js keeps the decoded snapshot in the cache the configuration names; sw.js's clean-up spares it
+    (that the worker really uses this name, tests/browser/test_faults.py and test_offline.py check)."""
+    kept = json.loads(parsed.config_text)["snapshot"]["keptCache"]
     sw = (dist / "sw.js").read_text("utf-8")
-    assert f'const KEPT = "{kept}";' in sw and "key !== KEPT" in sw
+    assert kept.startswith("raglab-") and f"const KEPT = {json.dumps(kept)};" in sw and "key !== KEPT" in sw

@@ -36,7 +36,8 @@ SPANISH = set("áéíóúñ«»¿¡")
          "judgments must include the grade of every relevant document of the ranking.",
          "judgments debe incluir el grado de cada documento relevante del ranking."),
         (lambda: metrics.dcg_at_k([1], 1, gain="log"), "gain",
-         "The gain must be 'exponential' or 'linear'.", "La ganancia debe ser «exponential» o «linear»."),
+         "The gain must be 'exp-log2' (or 'exponential') or 'log2' (or 'linear').",
+         "La ganancia debe ser «exp-log2» (o «exponential») o «log2» (o «linear»)."),
         (lambda: chunking.footprint(1, 10, 5, 5), "overlap_not_below_chunk",
          "Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
         (lambda: evaluate_run(QRELS, {"q1": {"a": 1.0}}, ["P(rel=0)@1"]), "measure_param",
@@ -74,7 +75,7 @@ def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tm
     request = {"qrels": {"name": "qrels.txt", "text": "q1 0 a 1\n"},
                "runs": [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}]}
     answer = json.loads(evaluate_json(json.dumps(request)))
-    assert answer == {"ok": False, "field": "run", "problems": [], "more": 0,
+    assert answer == {"ok": False, "field": "run", "problems": [],
                       "message": "run.txt, línea 1: la puntuación «alto» no es un número en cifras ASCII"}
 
 
@@ -94,3 +95,23 @@ def test_no_common_query_is_an_error_in_both_languages_not_zeros(tmp_path, capsy
 def test_the_page_shows_a_bad_control_in_spanish():
     view = json.loads(compute_json(json.dumps({"scenario": load_scenario(), "solape": "4096", "chunk": "512"})))["view"]
     assert view["controls"]["solape"]["error"] == "Debe ser menor que el tamaño del chunk."
+
+
+def test_an_internal_error_is_the_pages_failure_not_an_invalid_state(monkeypatch):
+    """Only LabError and malformed JSON are refused as bad input; a bug (here a ValueError) says the page failed."""
+    import raglab_core.browser as browser
+
+    def broken(state):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(browser, "compute", broken)
+    answer = json.loads(browser.compute_json("{}"))
+    assert answer["ok"] is False and answer["internal"] is True
+    assert answer["text"].startswith("La página falló") and "Estado no válido" not in answer["text"]
+    assert "ValueError: a bug" in answer["detail"]
+    refused = json.loads(browser.compute_json("not json"))
+    assert "internal" not in refused and refused["text"].startswith("Estado no válido: ")
+
+    monkeypatch.setattr("raglab_core.data_panel.evaluate_files", broken)
+    failed = json.loads(evaluate_json(json.dumps({"qrels": {}, "runs": []})))
+    assert failed["internal"] is True and failed["message"].startswith("La página falló al evaluar")

@@ -66,7 +66,7 @@ def test_readings_say_what_the_numbers_say(scenario):
     assert "3 de los 5 primeros resultados alcanzan el grado 2; el primero está en la posición 1." in reading
     assert "nDCG@5 pasa de 0,311 (orden inicial) a 0,623" in reading
     assert "«Qrels y juicios de relevancia al estilo TREC» (grado 3) está en la posición 7" in reading
-    assert "3 de ellos no están en el ranking: son documentos juzgados que la primera etapa no recuperó" in reading
+    assert "De esos 8, 3 no están en el ranking: son documentos juzgados que la primera etapa no recuperó" in reading
     assert "no pasará de 0,625" in reading  # 5 of 8 known relevant are in the ranking
     chunking = out["chunking_reading"]["text"]
     assert "3 chunks con un stride de 448 tokens" in chunking
@@ -165,7 +165,7 @@ def test_a_user_total_above_the_judgments_changes_recall_but_not_ndcg(scenario):
     view = view_of(scenario, total="20")
     assert view["outputs"]["ndcg"]["value"] == view_of(scenario)["outputs"]["ndcg"]["value"]
     reading = view["outputs"]["metrics_reading"]["text"]
-    assert "son 3 documentos juzgados que la primera etapa no recuperó y 12 relevantes que nadie juzgó" in reading
+    assert "hay 3 documentos juzgados que la primera etapa no recuperó y 12 relevantes que nadie juzgó" in reading
     assert "el DCG ideal no puede incluirlos" in reading
 
 
@@ -312,6 +312,8 @@ BAD_PATTERNS = [
     r"\bde (\d+(?:,\d+)?) (?:\(orden inicial\) )?a \1\b", r"grado ≥", r"no es relevante \(",
     r"no pasará de 0,000", r"\b(?:None|nan|NaN|inf|Infinity|undefined|null)\b", r"  ", r" [.,:;]", r"\.\.",
     r"\b1 de ellos no están\b", r"\b(?:[2-9]|\d\d+) de ellos no está\b",
+    # issue 20: «ellos» right after the retrieved count reads as those retrieved; «son 1 documento»
+    r"\bde ellos\b", r"\bson 1\b", r"candidate set",
 ]
 RANKING_STATES = [
     {"k": k, "umbral": umbral, "rerank": rerank, **extra}
@@ -326,6 +328,10 @@ RANKING_STATES = [
         {"grades": [3] * 12},
         {"grades": "0,0,0,0,0,0,0,0,0,0,0,3"},
         {"grades": "1,0,0,0,0,0,0,0,0,0,0,0", "umbral": 1},
+        # issue 20: reranking the whole ranking makes nDCG fall, or leaves it where it was
+        {"grades": "3,2,0,2,2,2,3,3,2,2,2,1"},
+        {"grades": "0,0,0,0,0,0,0,0,0,0,0,1"},
+        {"grades": "3,2,0,2,2,2,3,3,2,2,2,1", "total": "9", "umbral": 3, "edited": ["total"]},
     )
 ]
 CHUNKING_STATES = [
@@ -385,6 +391,13 @@ def check_metrics_reading(scenario, state, view):
     for grade, rank in claims(r"\(grado (\d)\) está en la posición (\d+), fuera del prefijo", reading):
         row = view["ranking"][int(rank) - 1]
         assert row["grade"] == int(grade) >= umbral and not row["reranked"]
+        # only when it matters: lifting it would put it above a lower grade inside the top k
+        assert any(above["grade"] < int(grade) for above in view["ranking"][: min(k, int(rank) - 1)]), reading
+    if "el reranker mejora el orden" in reading:
+        assert out["ndcg"]["value"] > first_stage["ndcg"]["value"] and out["ndcg"]["text"] != first_stage["ndcg"]["text"]
+    for shown_total, missing in claims(r"De esos (\d+), (\d+) no están? en el ranking", reading):
+        in_ranking = sum(row["relevant"] for row in view["ranking"])
+        assert (int(shown_total), int(missing)) == (total, total - in_ranking)
     for best in claims(rf"Ni el mejor orden posible de estos \d+ documentos pasaría de ({NUMBER})", reading):
         assert best != out["ndcg"]["text"] and best != "1,000"
     if "Es el mejor orden posible" in reading:
@@ -452,6 +465,26 @@ def test_the_readings_test_sees_the_comparisons_the_issue_asks_for(scenario):
     assert any("MRR@" in text and "no cambia" in text and "no distingue lo que viene después" in text for text in readings)
     assert any("nDCG@12 no llega a 1" in text for text in readings)
     assert any("no cambia (" in text and "nDCG@" in text for text in readings)
+    # issue 20: with the whole ranking reranked, nDCG falls, stays, and rises, each said truthfully
+    assert any("reordena todo el ranking y nDCG@" in text and "empeora" in text and "no rescata" in text for text in readings)
+    assert any("reordena todo el ranking, pero nDCG@" in text and "no rescata" in text for text in readings)
+    assert any("el reranker mejora el orden" in text for text in readings)
+    assert any(re.search(r"De esos \d+, \d+ no están", text) for text in readings)
+    assert any("hay 1 documento juzgado que la primera etapa no recuperó" in text for text in readings)
+
+
+def test_the_issue_20_readings(scenario):
+    """The examples of issue 20, items 1, 6 and 7, in the words the page now uses."""
+    def reading(**state):
+        return compute({"scenario": scenario, **state})["outputs"]["metrics_reading"]["text"]
+
+    fell = reading(k=11, rerank=12, grades="3,2,0,2,2,2,3,3,2,2,2,1")
+    assert "nDCG@11 empeora: baja de 0,792 (orden inicial) a 0,725" in fell and "mejora el orden" not in fell
+    stayed = reading(k=3, rerank=12, grades="0,0,0,0,0,0,0,0,0,0,0,1")
+    assert "nDCG@3 no cambia (0,000)" in stayed and "mejora el orden" not in stayed
+    first = reading()
+    assert "El top-5 recupera 3 de los 8 relevantes conocidos. De esos 8, 3 no están en el ranking" in first
+    assert "fuera del prefijo" not in reading(grades=[3] * 12)
 
 
 # --- issue 12: the arithmetic on screen (DESIGN §4.2) -----------------------------------------

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from raglab_site import runtime, wasm
+from raglab_site import snapshot as snapshots
 
 # Instantiate pyodide.asm.wasm with inert imports and print the hex SHA-256 and length of its memory
 # up to `length` bytes, and whether the rest of the memory is zero.
@@ -53,11 +54,11 @@ def test_initial_memory_is_what_v8_writes_on_instantiation(tmp_path):
 def test_the_snapshot_delta_is_its_own_inverse_and_keeps_the_header():
     module = runtime.read_pyodide()[1]["pyodide.asm.wasm"]
     base = wasm.initial_memory(module)
-    snapshot = gzip.decompress(runtime.make_snapshot(runtime.build_wheel()[1]))  # cached by `make`
-    delta = runtime.snapshot_delta(snapshot, base)
+    snapshot = gzip.decompress(snapshots.make_snapshot(runtime.build_wheel()[1]))  # cached by `make`
+    delta = snapshots.snapshot_delta(snapshot, base)
     offset = int.from_bytes(snapshot[4:8], "little")
     assert delta[:offset] == snapshot[:offset] and len(delta) == len(snapshot)
-    assert runtime.snapshot_delta(delta, base) == snapshot
+    assert snapshots.snapshot_delta(delta, base) == snapshot
     # Most of the static data is unchanged once Python has started: it becomes zeros.
     region = delta[offset:offset + len(base)]
     assert region.count(0) > 0.95 * len(base)
@@ -65,10 +66,10 @@ def test_the_snapshot_delta_is_its_own_inverse_and_keeps_the_header():
 
 def test_the_pages_of_zeros_left_out_are_put_back_and_are_most_of_the_heap():
     module = runtime.read_pyodide()[1]["pyodide.asm.wasm"]
-    snapshot = gzip.decompress(runtime.make_snapshot(runtime.build_wheel()[1]))  # cached by `make`
-    delta = runtime.snapshot_delta(snapshot, wasm.initial_memory(module))
-    packed, layout = runtime.zero_pages_left_out(delta)
-    assert runtime.pages_put_back(packed, layout, len(delta)) == delta
+    snapshot = gzip.decompress(snapshots.make_snapshot(runtime.build_wheel()[1]))  # cached by `make`
+    delta = snapshots.snapshot_delta(snapshot, wasm.initial_memory(module))
+    packed, layout = snapshots.zero_pages_left_out(delta)
+    assert snapshots.pages_put_back(packed, layout, len(delta)) == delta
     head = int.from_bytes(snapshot[4:8], "little")
     assert layout["head"] == head and layout["page"] == 65536 and packed[:head] == delta[:head]
     kept = sum(count for _, count in layout["runs"])
@@ -78,14 +79,14 @@ def test_the_pages_of_zeros_left_out_are_put_back_and_are_most_of_the_heap():
 
 @given(st.binary(min_size=16, max_size=64), st.lists(st.sampled_from([b"", b"\0", b"x", b"\0\0y"]), max_size=12))
 def test_zero_pages_left_out_and_put_back_are_inverses(head, pieces):
-    page = runtime.PAGE
+    page = snapshots.PAGE
     head = head[:4] + len(head).to_bytes(4, "little") + head[8:]  # bytes 4–8: where the image starts
     # An image of whole pages (zeros, or holding a piece), and maybe a last partial one.
     image = b"".join((piece * (page // max(len(piece), 1)) if piece else bytes(page))[:page].ljust(page, b"\0")
                      for piece in pieces) + (b"z" * (len(pieces) % 3))
     snapshot = head + image
-    packed, layout = runtime.zero_pages_left_out(snapshot)
-    assert runtime.pages_put_back(packed, layout, len(snapshot)) == snapshot
+    packed, layout = snapshots.zero_pages_left_out(snapshot)
+    assert snapshots.pages_put_back(packed, layout, len(snapshot)) == snapshot
     assert all(count > 0 for _, count in layout["runs"])
     assert all(a + n < b for (a, n), (b, _) in zip(layout["runs"], layout["runs"][1:]))  # runs are maximal
 

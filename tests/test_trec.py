@@ -122,9 +122,9 @@ def test_the_first_ten_problems_are_listed_and_the_rest_counted():
     assert english[11] == "  … and 15 more"
     assert len(english) == 12
     spanish = str(error).splitlines()
-    assert spanish[0] == "run.txt: 25 problemas"
+    assert spanish[0] == "«run.txt» tiene 25 problemas:"  # the page's header (one, in raglab_core.errors)
     assert spanish[1] == "  línea 2: la puntuación «bad2» no es un número en cifras ASCII"
-    assert spanish[-1] == "  … y 15 más"
+    assert spanish[-1] == "  … y 15 problemas más."
 
 
 def test_problems_of_different_kinds_are_listed_in_file_order():

@@ -534,11 +534,7 @@
       fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", boot.problem);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
-      setStatus(
-        "static",
-        "Ahorro de datos activado: ves los valores calculados al publicar la página. Python " +
-          `(unos ${(config.runtimeBytes / 1e6).toFixed(1).replace(".", ",")} MB) se descargará cuando uses un control.`
-      );
+      setStatus("static", config.dataSaverText); // raglab_core.loading, with the runtime's size
       const lab = document.getElementById("laboratorio");
       const begin = () => {
         for (const type of ["focusin", "pointerdown", "input"]) lab.removeEventListener(type, begin, true);

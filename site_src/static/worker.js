@@ -1,7 +1,8 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
  * In:  {type: "init", pyodide, runtime, wheel: {url, sha256},
- *       snapshot: {url, integrity, size, xorBytes, layout: {head, page, runs}, decoder: {module, wasm}} | null,
+ *       snapshot: {url, integrity, size, xorBytes, layout: {head, page, runs}, decoder: {module, wasm},
+ *                  progress: [[bytes, fraction, text], …], keptCache} | null (raglab_site/snapshot.py),
  *       lock}
  *      {type: "compute", state, ahead?}; {type: "evaluate", request} (the «Tus datos» panel)
  * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
@@ -131,8 +132,6 @@ function undoXor(snapshot, memory, length) {
   for (let i = words * 4; i < length; i++) imageBytes[i] ^= initialBytes[i];
 }
 
-const megabytes = (n) => (n / 1e6).toFixed(1).replace(".", ",");
-
 /** Does `bytes` have the digest that the build recorded as `integrity` ("sha256-<base64>")? */
 async function hasIntegrity(bytes, integrity) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -148,7 +147,7 @@ async function brotliDecoder({ module, wasm }) {
 
 /**
  * Where the snapshot's decoded bytes go in `out` (zeroed, of the whole snapshot's length): the
- * build left out the memory image's pages of zeros (raglab_site/runtime.py, zero_pages_left_out),
+ * build left out the memory image's pages of zeros (raglab_site/snapshot.py, zero_pages_left_out),
  * so the head comes first, then each run of pages kept, at its place. Returns `place(chunk)`,
  * which writes the next decoded bytes, and `expected`, how many there are in all.
  */
@@ -272,25 +271,22 @@ async function verifiedSnapshot(snapshot, out, signal, start) {
     return decoded;
   }
   const response = await fetchOk(snapshot.url, { signal });
-  const total = Number(response.headers.get("Content-Length")) || 0;
   const [forHash, forDecoder] = response.body.tee();
   const hashed = (async () => {
     const chunks = [];
     let received = 0;
-    let reported = 0;
+    let reached = 0; // snapshot.progress: [bytes, fraction, text] steps, worded by the build
     const reader = forHash.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
       received += value.length;
-      if (total && received - reported > total / 20 && received <= total) {
-        reported = received;
-        post("progress", {
-          text: `Descargando el entorno de Python (${megabytes(received)} de ${megabytes(total)} MB)…`,
-          fraction: 0.1 + 0.6 * (received / total),
-        });
+      let step = null;
+      while (reached < snapshot.progress.length && received >= snapshot.progress[reached][0]) {
+        step = snapshot.progress[reached++];
       }
+      if (step) post("progress", { text: step[2], fraction: step[1] });
     }
     milestone("snapshotFetched");
     const matches = await hasIntegrity(await new Blob(chunks).arrayBuffer(), snapshot.integrity);
@@ -377,16 +373,16 @@ function snapshotUsable(config) {
 
 /**
  * Repeat visits skip the snapshot's download, check and decoding: after a boot, the snapshot as
- * Pyodide restores it (decoded, XOR undone) is kept in Cache Storage, under its digest. Only in a
- * secure context (Cache Storage needs one). One build's at a time: keeping a new one deletes the old.
+ * Pyodide restores it (decoded, XOR undone) is kept in Cache Storage, under its digest, in the
+ * cache `snapshot.keptCache` (which sw.js spares). Only in a secure context (Cache Storage needs
+ * one). One build's at a time: keeping a new one deletes the old.
  */
-const DECODED_CACHE = "raglab-snapshot-decoded"; // sw.js leaves it alone (KEPT)
 const decodedKey = (snapshot) => new URL(`?${encodeURIComponent(snapshot.integrity)}`, snapshot.url).href;
 
 async function decodedFromCache(snapshot) {
   if (!self.caches) return null;
   try {
-    const response = await (await caches.open(DECODED_CACHE)).match(decodedKey(snapshot));
+    const response = await (await caches.open(snapshot.keptCache)).match(decodedKey(snapshot));
     if (!response) return null;
     const bytes = new Uint8Array(await response.arrayBuffer());
     return bytes.length === snapshot.size ? bytes : null;
@@ -399,8 +395,8 @@ async function decodedFromCache(snapshot) {
 async function keepDecoded(snapshot, bytes) {
   if (!self.caches) return;
   try {
-    await caches.delete(DECODED_CACHE); // one build's snapshot at a time
-    await (await caches.open(DECODED_CACHE)).put(decodedKey(snapshot), new Response(bytes));
+    await caches.delete(snapshot.keptCache); // one build's snapshot at a time
+    await (await caches.open(snapshot.keptCache)).put(decodedKey(snapshot), new Response(bytes));
   } catch (error) {
     console.warn("raglab: could not keep the snapshot for the next visit:", error); // quota, private mode
   }
@@ -446,7 +442,7 @@ async function boot(config) {
     } catch (error) {
       downloads.abort(); // its progress must not cover what the plain boot says
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
-      if (kept) caches.delete(DECODED_CACHE).catch(() => {}); // not again on the next visit
+      if (kept) caches.delete(config.snapshot.keptCache).catch(() => {}); // not again on the next visit
       if (error instanceof IntegrityError) {
         post("notice", {
           text:
@@ -507,6 +503,7 @@ async function streamText(item, onText) {
 }
 
 let panelRows = []; // the last evaluation's per-query rows: [{raw, text}, …] each
+let panelBridge = null; // the last finished evaluation (raglab_core.browser.EvaluationBridge): its detail and downloads
 
 /** The first `limit` rows in the order of `column` (undefined values, null, always last). */
 function sortedRows(column, ascending, limit) {
@@ -526,29 +523,30 @@ function sortedRows(column, ascending, limit) {
  * share of bytes read, then of the comparison's measures.
  */
 async function evaluate(request) {
+  if (panelBridge) panelBridge.destroy();
+  panelBridge = null;
+  let kept = false;
   const bridge = evaluateJson.streaming( // raglab_core.browser.EvaluationBridge
     JSON.stringify({
       measures: request.measures,
       ties: request.ties,
+      complete: request.complete === true,
       qrels: request.qrels.name,
       runs: request.runs.map((run) => run.name),
     })
   );
   const progress = (fraction, text) => post("eval-progress", { fraction, text });
   try {
-    const files = [["qrels", request.qrels, "los qrels"]].concat(
-      request.runs.map((run, index) => [["A", "B"][index], run, `el run ${["A", "B"][index]}`])
-    );
+    const files = [["qrels", request.qrels]].concat(request.runs.map((run, index) => [["A", "B"][index], run]));
     const sizes = files.map(([, item]) => (item.file ? item.file.size : item.text.length) || 1);
     const total = sizes.reduce((sum, size) => sum + size, 0);
     const readShare = request.runs.length === 2 ? 0.9 : 0.99; // the rest: comparing and building the tables
     let before = 0;
     let reached = 0; // the bar never moves back: a second reading fills what is left of the file's share
-    for (const [index, [slot, item, what]] of files.entries()) {
+    for (const [index, [slot, item]] of files.entries()) {
       for (const grouped of [true, false]) {
         let answer = JSON.parse(bridge.begin(slot, grouped));
         if (!answer.ok) return post("evaluated", answer);
-        const again = grouped ? "" : " de nuevo: sus consultas no están agrupadas";
         const start = Math.max(reached, (readShare * before) / total);
         const end = (readShare * (before + sizes[index])) / total;
         let reported = -1;
@@ -558,8 +556,8 @@ async function evaluate(request) {
             reached = start + ((end - start) * done) / sizes[index];
             if (reached - reported >= 0.005 || stop) {
               reported = reached;
-              const where = item.file ? ` (${megabytes(done)} de ${megabytes(sizes[index])} MB)` : "";
-              progress(reached, `Leyendo y evaluando ${what}${again}${where}…`);
+              const [bytes, size] = item.file ? [done, sizes[index]] : []; // undefined: None in Python
+              progress(reached, bridge.reading(slot, !grouped, bytes, size)); // raglab_core.loading
             }
             return stop;
           });
@@ -585,10 +583,12 @@ async function evaluate(request) {
       panelRows = result.panel.rows;
       result.panel.row_count = panelRows.length;
       delete result.panel.rows;
+      panelBridge = bridge;
+      kept = true;
     }
     post("evaluated", result);
   } finally {
-    bridge.destroy();
+    if (!kept) bridge.destroy();
   }
 }
 
@@ -617,6 +617,13 @@ self.addEventListener("message", async (event) => {
     } catch (error) {
       post("evaluated", { ok: false, message: "No se pudieron leer los ficheros.", detail: String(error) });
     }
+  } else if (message.type === "evaluate-detail") {
+    if (panelBridge) post("detail", JSON.parse(panelBridge.detail(String(message.qid))));
+  } else if (message.type === "evaluate-download") {
+    if (!panelBridge) return;
+    const answer = JSON.parse(panelBridge.download(message.kind));
+    if (answer.ok) post("download", { ok: true, name: answer.name, blob: new Blob([answer.text], { type: answer.type }) });
+    else post("download", answer);
   } else if (message.type === "evaluate-rows") {
     const rows = sortedRows(message.column, message.ascending, message.limit);
     post("rows", { rows, total: panelRows.length, request: message.request });
@@ -628,7 +635,7 @@ self.addEventListener("message", async (event) => {
       const result = JSON.parse(computeJson(JSON.stringify(message.state)));
       if (result.ok) post("view", { view: result.view, ms: performance.now() - started, ahead: Boolean(message.ahead) });
       else if (message.ahead) post("ahead-failed");
-      else post("error", { text: `Estado no válido: ${result.message}`, detail: result.field });
+      else post("error", { text: result.text, detail: result.internal ? result.detail : result.field });
     } catch (error) {
       if (message.ahead) return post("ahead-failed"); // said if and when the user asks for this state
       post("error", {

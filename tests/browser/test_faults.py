@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from raglab_core import compute
+from raglab_site.snapshot import KEPT_CACHE
 
 from ..conftest import load_scenario
 
@@ -130,7 +131,7 @@ def test_a_snapshot_failing_before_pyodide_instantiates_leaves_the_plain_boot_fr
 
 # --- repeat visits: the snapshot kept in Cache Storage ---------------------------------------------
 
-KEPT = "raglab-snapshot-decoded"
+KEPT = KEPT_CACHE
 
 
 def eventually(page, check, timeout_ms=15_000):

@@ -1,8 +1,8 @@
 """dist/ as publishers serve it: stock nginx and Caddy under a sub-path, and an origin that is not secure.
 
-nginx is Debian's, with its stock mime.types (which has no .mjs) and the README's recipe,
-docs/hosting/nginx.conf, pasted into a server block as a publisher would; Caddy runs the README's
-docs/hosting/Caddyfile. The dev server that the
+nginx is Debian's, with its stock mime.types (which has no .mjs) and the recipe of
+docs/publishing.md, docs/hosting/nginx.conf, pasted into a server block as a publisher would; Caddy
+runs docs/hosting/Caddyfile. The dev server that the
 other browser tests use applies dist/_headers as Netlify and Cloudflare Pages do, so every one of
 those tests also runs under the CSP sent as a real header.
 """
@@ -101,7 +101,7 @@ def start_caddy(site_dir, tmp, port):
 
 @pytest.fixture(scope="session", params=["nginx", "caddy"])
 def host_url(request, site_dir, tmp_path_factory):
-    """dist/ served under /user/lab/ by a real server configured with the README's recipe."""
+    """dist/ served under /user/lab/ by a real server configured with the recipe of docs/publishing.md."""
     tmp = tmp_path_factory.mktemp(request.param)
     port = free_port()
     start = start_nginx if request.param == "nginx" else start_caddy
@@ -217,7 +217,7 @@ def test_a_non_secure_origin_still_refuses_a_tampered_snapshot(insecure_browser,
     page.close()
 
 
-def test_the_readme_shows_the_tested_recipes():
-    readme = (ROOT / "README.md").read_text("utf-8")
+def test_the_publishing_guide_shows_the_tested_recipes():
+    guide = (ROOT / "docs" / "publishing.md").read_text("utf-8")
     for name in ("nginx.conf", "Caddyfile"):
-        assert (RECIPES / name).read_text("utf-8") in readme, name
+        assert (RECIPES / name).read_text("utf-8") in guide, name

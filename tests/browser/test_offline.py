@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 import build
 from raglab_site.devserver import serving
+from raglab_site.snapshot import KEPT_CACHE
 
 from .test_lab import Lab
 
@@ -17,7 +18,7 @@ WAIT_FOR_CONTROL = """() => new Promise(resolve => {
 })"""
 
 
-KEPT = "raglab-snapshot-decoded"  # worker.js's decoded snapshot, which sw.js leaves alone
+KEPT = KEPT_CACHE  # worker.js's decoded snapshot, which sw.js leaves alone
 
 
 def cache_names(page):

@@ -1,0 +1,164 @@
+"""An evaluation's inputs, read as streams: the qrels, then one or two runs.
+
+The one driver of "read the file; if it is a run whose lines are not grouped
+by query, read it again, held whole", for the command line
+(:mod:`raglab_core.__main__`), the page's panel for whole texts
+(:func:`raglab_core.data_panel.evaluate_files`) and the page's worker, which
+streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
+
+* :class:`Reading` says which file to read now (:meth:`~Reading.next`), takes
+  its text a chunk at a time (:meth:`~Reading.feed`), and ends it
+  (:meth:`~Reading.end`). A run is read as a stream, one query in memory at a
+  time (:class:`raglab_core.trec.RunReader` into
+  :class:`raglab_core.evaluation.RunEvaluator`); when one of its queries comes
+  back after others, ``feed`` says stop and ``next`` asks for the same file
+  again, to be read whole (trec_eval accepts such runs).
+* :func:`read_all` runs that loop over any source of text chunks.
+
+>>> reading = Reading("q.txt", ["r.txt"], parse_measures("P@2"))
+>>> texts = {"qrels": ["q1 0 a 1\\nq2 0 b 1\\n"], "A": ["q1 Q0 a 1 1 t\\nq2 Q0 b 1 1 t\\nq1 Q0 c 2 0.5 t\\n"]}
+>>> asked = []
+>>> read_all(reading, lambda slot: asked.append(slot) or texts[slot]).evaluations["A"].mean
+{'P@2': 0.5}
+>>> asked
+['qrels', 'A', 'A']
+"""
+
+import os
+
+from .errors import LabError
+from .evaluation import RunEvaluator, parse_measures  # noqa: F401 (parse_measures: the doctest)
+from .trec import QrelsReader, RunNotGrouped, RunReader
+
+SLOTS = ("A", "B")
+"""The runs' slots: run A (the baseline) and run B (compared with A)."""
+
+
+def run_names(names) -> list[str]:
+    """Each run's name, as the command line's report and the page both show it: its file name (a path's
+    last part), made distinct with «A: » and «B: » only when both runs have the same one. A missing
+    name is «run A» or «run B».
+
+    >>> run_names(["x/bm25.txt", "dense.txt"]), run_names(["x/run.txt", "y/run.txt"])
+    (['bm25.txt', 'dense.txt'], ['A: run.txt', 'B: run.txt'])
+    >>> run_names(["", None])
+    ['run A', 'run B']
+    """
+    names = [
+        os.path.basename(name) if isinstance(name, str) and name.strip() else f"run {slot}"
+        for name, slot in zip(names, SLOTS)
+    ]
+    if len(names) == 2 and names[0] == names[1]:
+        return [f"{slot}: {name}" for slot, name in zip(SLOTS, names)]
+    return names
+
+
+class Reading:
+    """The qrels, then each run, read and evaluated as their text arrives.
+
+    ``qrels_name`` and ``names`` (one or two runs) name the files in their
+    messages: the command line gives their paths, the page their names. A bad file raises
+    :class:`~raglab_core.trec.TrecFormatError` (a :class:`LabError`) from
+    :meth:`feed` or :meth:`end`; with ``keep_going`` it is kept in
+    :attr:`errors` instead and the next file is read, so that every bad file
+    is reported at once (the runs of bad qrels are still read, for their own
+    problems). Results: :attr:`qrels` and :attr:`evaluations` (slot ->
+    :class:`~raglab_core.evaluation.RunEvaluation`).
+    """
+
+    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False):
+        self.files = [("qrels", qrels_name), *zip(SLOTS, names)]
+        self.measures, self.ties, self.complete, self.keep_going = measures, ties, complete, keep_going
+        self.index = 0  # the file being read
+        self.grouped = True  # False on a run's second reading
+        self.reader = self.evaluator = None
+        self.again = False
+        self.qrels = None
+        self.evaluations = {}
+        self.errors = []
+
+    @property
+    def slot(self) -> str:
+        """The file being read: ``"qrels"``, ``"A"`` or ``"B"``."""
+        return self.files[self.index][0]
+
+    @property
+    def name(self) -> str:
+        return self.files[self.index][1]
+
+    def next(self) -> str | None:
+        """The slot of the file to read now, from its start, or ``None`` once every file is read."""
+        if self.reader is None:
+            if self.index == len(self.files):
+                return None
+            if self.slot == "qrels":
+                self.reader = QrelsReader(self.name)
+            else:
+                self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete)
+                self.reader = RunReader(self.name, self.evaluator.add, self.grouped)
+            self.again = False
+        return self.slot
+
+    def feed(self, text: str) -> bool:
+        """The next chunk of the file's text (lines may straddle chunks). ``True``: stop reading it (it must
+        be read again from its start, or it failed with ``keep_going``); then call :meth:`end`."""
+        if self.again or self.reader is None:
+            return True
+        try:
+            self.reader.feed(text)
+        except RunNotGrouped:
+            self.again = True
+        except LabError as error:
+            self._failed(error)
+        return self.again or self.reader is None
+
+    def end(self) -> None:
+        """End the file: keep its result, or make :meth:`next` ask for it again (read whole)."""
+        if self.reader is not None and not self.again:
+            try:
+                result = self.reader.close()
+            except RunNotGrouped:
+                self.again = True
+            except LabError as error:
+                self._failed(error)
+        if self.reader is None:  # failed (kept in errors)
+            return
+        self.reader = None
+        if self.again:
+            self.grouped = False
+            return
+        if self.slot == "qrels":
+            self.qrels = result
+        else:
+            self.evaluations[self.slot] = self.evaluator.result()
+        self.evaluator = None
+        self.index += 1
+        self.grouped = True
+
+    def unreadable(self, reason: str) -> None:
+        """The file is not UTF-8 text: a failure like a bad file's."""
+        field = "qrels" if self.slot == "qrels" else "run"
+        self._failed(LabError("not_utf8", field=field, name=self.name, reason=reason))
+
+    def _failed(self, error: LabError) -> None:
+        self.reader = self.evaluator = None
+        self.index += 1
+        self.grouped = True
+        if not self.keep_going:
+            raise error
+        self.errors.append(error)
+
+
+def read_all(reading: Reading, chunks) -> Reading:
+    """Read every file ``reading`` asks for: ``chunks(slot)`` gives the file's text, an iterable of chunks
+    (anew at each call). A ``UnicodeDecodeError`` while reading is :meth:`Reading.unreadable`."""
+    while (slot := reading.next()) is not None:
+        try:
+            for text in chunks(slot):
+                if reading.feed(text):
+                    break
+        except UnicodeDecodeError as error:
+            reading.unreadable(error.reason)
+            continue
+        reading.end()
+    return reading
