@@ -48,7 +48,6 @@ from . import chunking, evidence, metrics, readings
 from .arithmetic import GEOMETRY, breakdown, breakdown_texts, chunk_windows
 from .controls import CHUNKING_INPUTS, edited_names, invalid_labels, read_controls
 from .errors import LabError
-from .form import OUTPUTS
 from .formatting import DASH, count, decimal, integer, percent
 from .ranking import rerank_prefix
 from .scenario import validate_scenario
@@ -85,12 +84,11 @@ def compute(state) -> dict:
     order = rerank_prefix([doc["reranker_score"] for doc in documents], values["rerank"] or 0)
     ranked = [grades[i] for i in order]
     outputs = {}
-    outputs.update(_metric_outputs(ranked, judged, values))
+    outputs.update(_metric_outputs(ranked, judged, values, controls["total"]))
     fp = _footprint(values)
     outputs.update(_chunking_outputs(values, fp))
     ev = _evidence(values)
     outputs.update(_evidence_outputs(values, fp, ev))
-    _note_once(outputs)
     outputs["metrics_reading"] = _text_output(
         readings.metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
     )
@@ -103,11 +101,7 @@ def compute(state) -> dict:
         "outputs": outputs,
         "ranking": rows,
         "unretrieved": _unretrieved_rows(scenario, values),
-        "breakdown": [
-            {**row, **breakdown_texts(row, arithmetic["first_relevant"], values["umbral"]),
-             "first": row["rank"] == arithmetic["first_relevant"]}
-            for row in arithmetic["rows"]
-        ],
+        "breakdown": _breakdown_rows(arithmetic, values),
         "chunk_windows": _windows(values, controls["posicion"]),
         "announcements": readings.announcements(values, outputs),
     }
@@ -141,21 +135,7 @@ def _text_output(text: str) -> dict:
     return {"value": None, "raw": "", "text": text, "note": None}
 
 
-def _note_once(outputs) -> None:
-    """Keep each panel's "Sin calcular" note on its first output only: the reason is said once, nearby."""
-    for panel in ("ranking", "chunking"):
-        seen = set()
-        for row in OUTPUTS:
-            for name in (row["name"], row["companion"]):
-                out = outputs.get(name)
-                if row["panel"] != panel or out is None or not (out["note"] or "").startswith(readings.BLOCKED):
-                    continue
-                if out["note"] in seen:
-                    out["note"] = None
-                seen.add(out["note"])
-
-
-def _metric_outputs(ranked, judged, values) -> dict:
+def _metric_outputs(ranked, judged, values, total_control) -> dict:
     """Precision, Recall, MRR, nDCG and the relevant count at k of the displayed ranking.
 
     nDCG@k = DCG@k / IDCG@k with the ideal over ``judged``, every judged grade
@@ -176,7 +156,8 @@ def _metric_outputs(ranked, judged, values) -> dict:
         mrr = metrics.mrr_at_k(ranked, k, threshold)
         out["mrr"] = _number_output(mrr, decimal(mrr))
 
-    note = readings.blocked_note(binary + ("total",), values)
+    # A total that follows an invalid threshold is not wrong itself: only the threshold is named.
+    note = readings.blocked_note(binary + (("total",) if total_control["error"] else ()), values)
     if note:
         out["recall"] = _undefined(note)
     else:
@@ -210,6 +191,19 @@ def _breakdown_outputs(arithmetic, values, outputs) -> dict:
     out["ndcg_division"] = _text_output(readings.ndcg_division(k, out["dcg"], out["idcg"], outputs["ndcg"]))
     out["mrr_rank"] = _text_output(readings.mrr_rank(k, arithmetic["first_relevant"], outputs["mrr"]))
     return out
+
+
+def _breakdown_rows(arithmetic, values) -> list[dict]:
+    """The breakdown's rows with their Spanish cells; only dashes while nDCG@k is refused (k or rerank invalid):
+    the table shows no number that the cards do not."""
+    refused = invalid_labels(("k", "rerank"), values)
+    rows = []
+    for row in arithmetic["rows"]:
+        texts = breakdown_texts(row, arithmetic["first_relevant"], values["umbral"])
+        if refused:
+            texts = dict.fromkeys(texts, DASH)
+        rows.append({**row, **texts, "first": not refused and row["rank"] == arithmetic["first_relevant"]})
+    return rows
 
 
 def _windows(values, position: dict) -> dict:
@@ -271,17 +265,15 @@ def _evidence_outputs(values, fp, ev) -> dict:
     if note:
         return {name: _undefined(note) for name in names}
     out = {}
-    if ev["containment"] is None:  # longer than the document: said once, on the first card, and in the reading
-        out = {name: _undefined(None) for name in names}
-        out["containment"]["note"] = readings.longer_than_document(values["evidencia"], values["tokens_doc"])
-        return out
+    if ev["containment"] is None:  # longer than the document: every card says why, and so does the reading
+        return {name: _undefined(readings.longer_than_document(values["evidencia"], values["tokens_doc"])) for name in names}
     out["containment"] = _number_output(float(ev["containment"]), readings.share(ev["containment"]))
     out["windows_holding"] = _number_output(float(ev["holding"]), decimal(float(ev["holding"]), 2))
     out["windows_touching"] = _number_output(float(ev["touching"]), decimal(float(ev["touching"]), 2))
     minimum = ev["min_overlap"]
     if minimum is None:
         out["min_overlap_whole"] = _undefined(readings.longer_than_chunk(values["evidencia"], values["chunk"]))
-        out["indexed_tokens_whole"] = _undefined(None)
+        out["indexed_tokens_whole"] = _undefined(out["min_overlap_whole"]["note"])
         return out
     out["min_overlap_whole"] = _number_output(minimum, count(minimum, "token"))
     if values["docs"] is None:
