@@ -74,10 +74,10 @@ def test_upper_cased_run_is_warned_about_in_the_panel_and_the_reading_says_so():
                            {"name": "run-densa.txt", "text": text("run-densa.txt")}], MEASURES)
     [warning] = view["warnings"]
     assert warning["code"] == "run_none_judged"
-    assert warning["text"].startswith("«A: bm25-upper.txt»: ninguno de los documentos que ordena en las 40 consultas")
+    assert warning["text"].startswith("«bm25-upper.txt»: ninguno de los documentos que ordena en las 40 consultas")
     assert "mayúsculas y los prefijos" in warning["text"] and "«DOC01-015»" in warning["text"]
     reading = view["comparison"]["reading"]
-    assert reading.startswith("Atención: esta comparación se apoya en datos con avisos (arriba) sobre «A: bm25-upper.txt»")
+    assert reading.startswith("Atención: esta comparación se apoya en datos con avisos (arriba) sobre «bm25-upper.txt»")
 
 
 def test_missing_queries_are_warned_about_and_the_complete_setting_is_the_clis(tmp_path, capsys):
@@ -223,11 +223,12 @@ def test_panel_shows_the_interval_and_reads_it_without_overclaiming():
 
 
 def stream(bridge, files):
-    for slot, body in zip(("qrels", "A", "B"), files):
-        bridge.begin(slot, True)
-        bridge.feed(body)
-        assert json.loads(bridge.end())["ok"]
-    assert json.loads(bridge.finish(None))["ok"]
+    """What data-worker.js does: read each file Python asks for (raglab_core.inputs.Reading), then finish."""
+    bodies = dict(zip(("qrels", "A", "B"), files))
+    while slot := bridge.next():
+        bridge.feed(bodies[slot])
+        bridge.end()
+    assert json.loads(bridge.finish())["ok"]
 
 
 @pytest.mark.parametrize("complete", [False, True])
