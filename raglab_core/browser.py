@@ -7,6 +7,7 @@ build-time memory snapshot (``snapshot.mjs``) captures exactly what the page run
 import json
 import traceback
 
+from .decoding import first_bad_byte, undecodable
 from .errors import LabError
 from .lab import compute
 from .loading import reading_progress
@@ -200,6 +201,23 @@ class EvaluationBridge:
     def finish(self, progress) -> str:
         """The panel: ``{"ok": true, "panel": …}`` or a failure."""
         return self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish(progress)}, allow_nan=False))
+
+    def undecodable(self, slot: str, details_json: str) -> str:
+        """A file that is not UTF-8: the failure that says what it looks like and where (:mod:`raglab_core.decoding`).
+
+        ``details_json``: ``{"name", "head": [bytes], "data": [bytes], "base", "skip"}``, ``data`` the
+        bytes from file offset ``base`` in which the browser's decoder failed.
+        """
+
+        def failed():
+            details = json.loads(details_json)
+            data = bytes(details["data"])
+            found = first_bad_byte(data, details.get("skip", 0))
+            offset, byte = (details["base"] + found[0], found[1]) if found else (details["base"] + len(data), None)
+            field = "qrels" if slot == "qrels" else "run"
+            raise undecodable(str(details["name"]), field, bytes(details["head"]), offset, byte)
+
+        return self._call(failed)
 
     def detail(self, qid: str) -> str:
         """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""
