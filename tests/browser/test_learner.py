@@ -254,3 +254,18 @@ def test_names_sources_and_sections_a_learner_can_tell_apart(page, base_url):
     expect(page.get_by_role("combobox", name="Grado de d04, «nDCG: ganancia acumulada con descuento»")).to_have_count(1)
     expect(page.locator("#unretrieved-title")).to_have_text("Juzgados que la primera etapa nunca devolvió")
     assert "no recuperados" not in page.locator("main").inner_text()
+
+
+def test_on_a_phone_the_data_captions_fit_their_tables(page, base_url):
+    """Item 9: the comparison caption was clipped at «(10 00…»: sticky, it was wider than its wrapper."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    Lab(page, base_url)
+    page.click('[data-action="sample"]')
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=60_000)
+    for caption in page.locator(".data-result caption").all():
+        if not caption.is_visible():
+            continue
+        caption.scroll_into_view_if_needed()
+        box = caption.bounding_box()
+        wrap = caption.evaluate("(node) => { const r = node.closest('.table-wrap').getBoundingClientRect(); return [r.left, r.right]; }")
+        assert wrap[0] - 1 <= box["x"] and box["x"] + box["width"] <= wrap[1] + 1, (caption.inner_text(), box, wrap)
