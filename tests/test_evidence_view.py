@@ -226,4 +226,4 @@ def test_the_scenario_explains_its_evidence_default(scenario):
     assert scenario["defaults"]["evidencia"] == 100 and "100 tokens" in scenario["notes"]["evidencia"]
     with pytest.raises(LabError) as caught:
         validate_scenario({**scenario, "notes": {"evidencia": 3}})
-    assert caught.value.field == "notes"
+    assert caught.value.field == "scenario.notes"
