@@ -80,7 +80,7 @@ def warm_up() -> int:
         "grade_labels": ["0", "1", "2", "3"],
         "documents": documents,
         "defaults": {"k": 5, "umbral": 2, "rerank": 4, "total": 6, "docs": 100, "tokens_doc": 900,
-                     "chunk": 256, "solape": 32},
+                     "chunk": 256, "solape": 32, "evidencia": 50},
     }
     for state in (
         {"scenario": scenario},
