@@ -119,4 +119,7 @@ def validate_scenario(scenario) -> dict:
     missing = [name for name in CONTROL_NAMES if name not in defaults and name not in OPTIONAL_DEFAULTS]
     if missing:
         _fail(f"Faltan valores iniciales: {', '.join(missing)}.", "defaults")
+    notes = scenario.get("notes", {})
+    if not isinstance(notes, dict) or not all(name in CONTROL_NAMES and isinstance(text, str) for name, text in notes.items()):
+        _fail("Debe ser un objeto que explique, por nombre de control, por qué su valor inicial es el que es.", "notes")
     return scenario

@@ -217,3 +217,13 @@ def test_no_copy_of_the_strip_geometry_outside_python():
     windows_js = lab_js[lab_js.index("function applyWindows"):]
     windows_js = windows_js[: windows_js.index("\n  }\n")]
     assert not re.search(r"\b(?:600|24|10|9|17)\b", windows_js)
+
+
+def test_the_scenario_explains_its_evidence_default(scenario):
+    from raglab_core import LabError
+    from raglab_core.scenario import validate_scenario
+
+    assert scenario["defaults"]["evidencia"] == 100 and "100 tokens" in scenario["notes"]["evidencia"]
+    with pytest.raises(LabError) as caught:
+        validate_scenario({**scenario, "notes": {"evidencia": 3}})
+    assert caught.value.field == "scenario.notes"
