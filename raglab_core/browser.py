@@ -7,6 +7,7 @@ build-time memory snapshot (``snapshot.mjs``) captures exactly what the page run
 import json
 import traceback
 
+from .decoding import first_bad_byte
 from .errors import LabError
 from .lab import compute
 from .trec import TrecFormatError
@@ -79,7 +80,7 @@ def warm_up() -> int:
         "grade_labels": ["0", "1", "2", "3"],
         "documents": documents,
         "defaults": {"k": 5, "umbral": 2, "rerank": 4, "total": 6, "docs": 100, "tokens_doc": 900,
-                     "chunk": 256, "solape": 32},
+                     "chunk": 256, "solape": 32, "evidencia": 50},
     }
     for state in (
         {"scenario": scenario},
@@ -207,6 +208,21 @@ class EvaluationBridge:
         """The panel: ``{"ok": true, "panel": …}`` or the failure."""
         answer = self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish()}, allow_nan=False))
         return answer or self.failure
+
+    def undecodable(self, details_json: str) -> None:
+        """The file being read is not UTF-8: the failure says what it looks like, where, and how to save it
+        as UTF-8 (:mod:`raglab_core.decoding`). ``details_json``: ``{"head": [bytes], "data": [bytes], "base",
+        "skip"}``: the file's first bytes, and the bytes from file offset ``base`` in which the browser's
+        decoder failed (their first ``skip`` may end a character begun before)."""
+
+        def failed():
+            details = json.loads(details_json)
+            data = bytes(details["data"])
+            found = first_bad_byte(data, details.get("skip", 0))
+            offset, byte = (details["base"] + found[0], found[1]) if found else (details["base"] + len(data), None)
+            self.session.reading.undecodable(bytes(details["head"]), offset, byte)
+
+        self._call(failed)
 
     def detail(self, qid: str) -> str:
         """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""

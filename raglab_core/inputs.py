@@ -26,6 +26,7 @@ streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 
 import os
 
+from .decoding import NotUTF8, undecodable
 from .errors import LabError
 from .evaluation import RunEvaluator, parse_measures  # noqa: F401 (parse_measures: the doctest)
 from .trec import QrelsReader, RunNotGrouped, RunReader
@@ -142,6 +143,11 @@ class Reading:
         field = "qrels" if self.slot == "qrels" else "run"
         self._failed(LabError("not_utf8", field=field, name=self.name, reason=reason))
 
+    def undecodable(self, head: bytes, offset: int, byte: int | None = None) -> None:
+        """The file is not UTF-8 at byte ``offset``: a failure that says its likely encoding
+        (:func:`raglab_core.decoding.undecodable`)."""
+        self._failed(undecodable(self.name, "qrels" if self.slot == "qrels" else "run", head, offset, byte))
+
     def _failed(self, error: LabError) -> None:
         self.reader = self.evaluator = None
         self.index += 1
@@ -159,6 +165,9 @@ def read_all(reading: Reading, chunks) -> Reading:
             for text in chunks(slot):
                 if reading.feed(text):
                     break
+        except NotUTF8 as error:  # raglab_core.decoding.read_text_chunks: where, and what it looks like
+            reading.undecodable(error.head, error.offset, error.byte)
+            continue
         except UnicodeDecodeError as error:
             reading.unreadable(error.reason)
             continue

@@ -386,7 +386,7 @@ class RunReader(_Reader):
 
     def _detect(self, line, fields):
         if len(fields) in (3, 4):
-            self.problems.fail(self.number + 1, "looks_like_qrels")
+            self.problems.fail(self.number + 1, "looks_like_qrels", found=len(fields))
         return "trec"
 
     def _start(self, qid):

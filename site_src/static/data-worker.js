@@ -14,6 +14,16 @@ const TEXT_PER_CALL = 1 << 20; // characters handed to Python at a time (about 2
  * about TEXT_PER_CALL characters at a time, decoded as UTF-8 (a leading BOM dropped; a byte sequence
  * that is not UTF-8 throws), and stops the reading by returning true.
  */
+const HEAD_BYTES = 4096; // raglab_core.decoding.HEAD
+
+/** Bytes that are not UTF-8: `data` (from file offset `base`; its first `skip` bytes may end a character). */
+class NotUTF8 extends Error {
+  constructor(head, data, base, skip) {
+    super("not UTF-8");
+    Object.assign(this, { head, data, base, skip });
+  }
+}
+
 async function streamText(item, onText) {
   if (!item.file) {
     for (let start = 0; start < item.text.length; start += TEXT_PER_CALL) {
@@ -27,10 +37,26 @@ async function streamText(item, onText) {
   let pending = [];
   let length = 0;
   let bytes = 0;
+  let head = null; // the file's first bytes, and the last ones of the chunk before: what Python's diagnosis reads
+  let tail = new Uint8Array(0);
   for (;;) {
     const { done, value } = await reader.read();
-    const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-    if (!done) bytes += value.length;
+    let text;
+    try {
+      text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+    } catch (error) {
+      await reader.cancel();
+      const chunk = done ? new Uint8Array(0) : value;
+      const data = new Uint8Array(tail.length + chunk.length);
+      data.set(tail);
+      data.set(chunk, tail.length);
+      throw new NotUTF8(head || chunk.slice(0, HEAD_BYTES), data, bytes - tail.length, tail.length);
+    }
+    if (!done) {
+      if (!head) head = value.slice(0, HEAD_BYTES);
+      tail = value.slice(-3);
+      bytes += value.length;
+    }
     if (text) {
       pending.push(text);
       length += text.length;
@@ -116,6 +142,12 @@ export async function evaluate(evaluateJson, request, post) {
       try {
         await streamText(items[slot], (text, done) => bridge.feed(text, done));
       } catch (error) {
+        if (error instanceof NotUTF8) {
+          // raglab_core.decoding says which encoding it looks like, where, and how to save it as UTF-8.
+          const { head, data, base, skip } = error;
+          bridge.undecodable(JSON.stringify({ head: Array.from(head), data: Array.from(data), base, skip }));
+          continue;
+        }
         console.warn("raglab: could not read", items[slot].name, error);
         bridge.unreadable(String(error));
         continue;

@@ -116,6 +116,25 @@ def test_complete_checkbox_gives_the_clis_complete_means(lab, tmp_path):
         [means] = raw_cells(page, '[data-panel-output="means"] tr')
         assert [float(value) for value in means] == list(report["runs"][0]["mean"].values())
         warning = page.locator('[data-output="data-warnings"] > li[data-code="queries_missing_from_run"]')
-        expect(warning).to_contain_text("«half.txt»: 20 de las 40 consultas de los qrels no están en el run")
+        expect(warning).to_contain_text("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run")
         expect(warning).to_contain_text("cuentan como 0" if complete else "quedan fuera de sus medias")
     expect(page.locator('label[for="data-complete"]')).to_have_text("Contar como 0 las consultas que falten")
+
+
+def test_utf16_and_windows_1252_files_are_told_apart(lab, tmp_path):
+    page = lab.page
+    powershell = tmp_path / "run-ps.txt"
+    powershell.write_bytes((SAMPLE / "run-bm25.txt").read_text().encode("utf-16"))
+    latin = tmp_path / "run-1252.txt"
+    body = (SAMPLE / "run-bm25.txt").read_bytes()
+    latin.write_bytes(body + "q99 Q0 café 1 0.5 x\n".encode("cp1252"))
+    error = page.locator("[data-data-error-text]")
+    page.set_input_files('[data-file-for="qrels"]', str(SAMPLE / "qrels.txt"))
+    page.set_input_files('[data-file-for="run-a"]', str(powershell))
+    page.click('[data-action="evaluate"]')
+    expect(error).to_contain_text("No se pudo leer «run-ps.txt»: no es texto UTF-8; parece UTF-16")
+    expect(error).to_contain_text("posición 0 (contando desde 0)")
+    page.set_input_files('[data-file-for="run-a"]', str(latin))
+    page.click('[data-action="evaluate"]')
+    expect(error).to_contain_text(
+        f"parece Windows-1252 (Latin-1): el byte 0xE9, en la posición {len(body) + 10} (contando desde 0), es «é»")
