@@ -36,7 +36,6 @@ run.txt        1  0.5000  0.5000
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -44,7 +43,7 @@ from .errors import LabError
 from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, evaluate_run, lab_measures, parse_measures
 from .inputs import SLOTS, Reading, read_all, run_names
 from .metrics import GAIN_ALIASES, GAINS
-from .report import PERMUTATIONS, SEED, build_report, require_common_queries
+from .report import PERMUTATIONS, SEED, build_report, p_value_bound, report_json, require_common_queries, warned_runs
 
 TIES_HELP = (
     "how tied scores compare: 'double' (default) matches trec_eval 10.0 (2023) and ranx; "
@@ -108,12 +107,9 @@ def skipped_notes(runs, comparison) -> list[str]:
 
 
 def _skipped(name, result):
+    # qrels queries missing from the run are a warning (raglab_core.sanity), not a note
     if result.not_in_qrels:
         yield f"{name}: skipped {_count(result.not_in_qrels)} without judgments ({_sample(result.not_in_qrels)})"
-    if result.not_in_run:
-        done = "scored 0 (--complete)" if result.complete else "skipped (--complete scores them 0)"
-        missing = result.not_in_run
-        yield f"{name}: {_count(missing)} of the qrels not in the run, {done} ({_sample(missing)})"
 
 
 def _count(qids):
@@ -144,13 +140,24 @@ def format_table(report, per_query=False) -> str:
             f" over {comparison['queries']} paired queries;\n"
             f"{comparison['test']}, {comparison['permutations']} permutations, seed {comparison['seed']}"
         )
+        title += f";\n95% CI: paired percentile bootstrap, {comparison['resamples']} resamples, seed {comparison['seed']}"
         rows = []
         for label in labels:
             result = comparison["metrics"][label]
             counts = [str(result[key]) for key in ("wins", "ties", "losses")]
-            rows.append([label, f"{result['mean_delta']:+.4f}", *counts, f"{result['p_value']:.4f}"])
-        blocks.append(title + "\n" + _align(["measure", "delta", "wins", "ties", "losses", "p-value"], rows))
+            low, high = result["ci95"]
+            rows.append([label, f"{result['mean_delta']:+.4f}", f"[{low:+.4f}, {high:+.4f}]", *counts, _p(result, comparison['permutations'])])
+        blocks.append(title + "\n" + _align(["measure", "delta", "95% CI", "wins", "ties", "losses", "p-value"], rows))
     return "\n\n".join(blocks) + "\n"
+
+
+def _p(result, permutations):
+    """A p-value: exact, or with its Monte Carlo standard error (a bound when no permutation reached it)."""
+    if result["p_value_exact"]:
+        return f"{result['p_value']:.4f} (exact)" if result["p_value"] >= 0.0001 else "< 0.0001 (exact)"
+    if result["p_value"] == 0:
+        return f"< {p_value_bound(permutations):.4f}"
+    return f"{result['p_value']:.4f} ± {result['p_value_se']:.4f}"
 
 
 def _number(value):
@@ -215,11 +222,16 @@ def main(argv=None) -> int:
     report, comparison = build_report(runs, args.permutations, args.seed)
     notes = skipped_notes(runs, comparison)
     if args.json:
-        output = json.dumps(report, indent=2, allow_nan=False) + "\n"
+        output = report_json(report)
     else:
         output = format_table(report, args.per_query)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
+    for warning in report["warnings"]:  # they change no value and no exit status
+        print(f"warning: {warning['message']}", file=sys.stderr)
+    warned = comparison and warned_runs(report)
+    if warned:
+        print(f"warning: the comparison rests on data with warnings ({', '.join(warned)})", file=sys.stderr)
     sys.stdout.write(output)
     return 0
 

@@ -134,7 +134,8 @@ def evaluate_json(request_json: str, progress=None) -> str:
         if not isinstance(request, dict):
             raise LabError.page("La petición debe ser un objeto JSON.")
         panel = evaluate_files(
-            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress
+            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress,
+            request.get("complete") is True,
         )
     except (LabError, json.JSONDecodeError) as error:
         return _failure(error)
@@ -199,6 +200,23 @@ class EvaluationBridge:
     def finish(self, progress) -> str:
         """The panel: ``{"ok": true, "panel": …}`` or a failure."""
         return self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish(progress)}, allow_nan=False))
+
+    def detail(self, qid: str) -> str:
+        """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""
+        return self._call(lambda: json.dumps({"ok": True, "detail": self.session.query_detail(str(qid))}))
+
+    def download(self, kind: str) -> str:
+        """Once finished: ``{"ok": true, "name", "type", "text"}``, the report as ``eval --json`` prints it
+        (``kind`` ``"json"``) or the per-query table (``"csv"``)."""
+
+        def saved():
+            if kind == "json":
+                return {"ok": True, "name": "raglab-evaluacion.json", "type": "application/json",
+                        "text": self.session.report_json()}
+            return {"ok": True, "name": "raglab-por-consulta.csv", "type": "text/csv",
+                    "text": self.session.per_query_csv()}
+
+        return self._call(lambda: json.dumps(saved()))
 
 
 evaluate_json.streaming = EvaluationBridge

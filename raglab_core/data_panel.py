@@ -14,13 +14,23 @@ reading, and the per-query deltas to chart. Every number arrives both raw
 all of it for whole texts.
 """
 
+import csv
+import io
+
 from .errors import LabError
 from .evaluation import DEFAULT_MEASURES, RunEvaluator, parse_measures, tie_mode
 from .formatting import DASH, decimal, integer, spanish_list
-from .report import PERMUTATIONS, build_report, p_value_text, require_common_queries
+from .report import (
+    PERMUTATIONS, RESAMPLES, build_report, p_value_text, report_json, require_common_queries, warned_runs,
+)
+from .sanity import Notice
 from .trec import QrelsReader, RunNotGrouped, RunReader
 
 ALPHA = 0.05
+DETAIL_DEPTH = 10
+"""The query detail shows each run's first this many documents."""
+COMPLETE_LABEL = "Contar como 0 las consultas que falten"
+"""The complete checkbox's label, named by the warnings about missing queries (raglab_core.sanity too)."""
 MAX_BARS = 600
 """Above this many queries the chart is one path through ``values``: per-query bars would be thinner than a pixel."""
 SLOTS = ("A", "B")
@@ -72,10 +82,12 @@ class EvaluationSession:
             raise LabError.page("Elige uno o dos runs.", field="run")
         self.names = run_names(runs)
         self.qrels_name = settings.get("qrels") if isinstance(settings.get("qrels"), str) else "qrels"
+        self.complete = settings.get("complete") is True
         self.qrels = None
         self.evaluations = {}
         self.reader = self.evaluator = self.slot = None
         self.regroup = False
+        self.report = self.runs = None  # once finished: what the downloads and the query detail read
 
     def begin(self, slot: str, grouped: bool = True) -> None:
         """Start reading the file of ``slot``: ``"qrels"`` (first), then ``"A"`` and ``"B"``."""
@@ -85,7 +97,7 @@ class EvaluationSession:
             return
         if self.qrels is None or slot not in SLOTS[: len(self.names)]:
             raise LabError.page("Lee primero los qrels y después los runs A y B.")
-        self.evaluator = RunEvaluator(self.qrels, self.measures, self.ties)
+        self.evaluator = RunEvaluator(self.qrels, self.measures, self.ties, self.complete, keep=DETAIL_DEPTH)
         self.reader = RunReader(self.names[SLOTS.index(slot)], self.evaluator.add, grouped)
 
     def feed(self, text: str) -> None:
@@ -120,16 +132,33 @@ class EvaluationSession:
         count = len(self.measures)
 
         def compared(index, name):
-            if progress:
-                progress(index / count, f"Comparando B con A: {name} ({index + 1} de {count}, {_permutations(PERMUTATIONS)})…")
+            if not progress:
+                return
+            if name is None:
+                progress(index / (count + 1), f"Calculando los intervalos de confianza ({integer(RESAMPLES)} remuestreos)…")
+            else:
+                progress(index / (count + 1), f"Comparando B con A: {name} ({index + 1} de {count}, {_permutations(PERMUTATIONS)})…")
 
         report, comparison = build_report(runs, progress=compared)
+        self.report, self.runs = report, runs
         if progress:
             progress(1.0, "Preparando las tablas…")
         return panel_view(report, runs, comparison)
 
+    def query_detail(self, qid: str) -> dict:
+        """The first :data:`DETAIL_DEPTH` documents of each run for query ``qid`` (:func:`query_detail`)."""
+        return query_detail(qid, self.qrels, self.runs)
 
-def evaluate_files(qrels, runs, measures=None, ties="double", progress=None) -> dict:
+    def report_json(self) -> str:
+        """What ``python -m raglab_core eval --json`` prints for these files and settings."""
+        return report_json(self.report)
+
+    def per_query_csv(self) -> str:
+        """The per-query table as CSV (:func:`per_query_csv`)."""
+        return per_query_csv(self.report)
+
+
+def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, complete=False) -> dict:
     """Evaluate whole texts: ``qrels`` and each of the one or two ``runs`` are ``{"name", "text"}``.
 
     Raises ``LabError`` (a :class:`~raglab_core.trec.TrecFormatError` for a
@@ -143,7 +172,8 @@ def evaluate_files(qrels, runs, measures=None, ties="double", progress=None) -> 
     if not isinstance(runs, list):
         raise LabError.page("Elige uno o dos runs.", field="run")
     session = EvaluationSession(
-        {"measures": measures, "ties": ties, "qrels": _name(qrels, "qrels"), "runs": [_name(run, None) for run in runs]}
+        {"measures": measures, "ties": ties, "qrels": _name(qrels, "qrels"), "runs": [_name(run, None) for run in runs],
+         "complete": complete}
     )
     for slot, item in zip(("qrels", *SLOTS), [qrels, *runs]):
         for grouped in (True, False):
@@ -187,10 +217,105 @@ def _plural(count: int, singular: str, plural: str) -> str:
     return f"{integer(count)} {singular if count == 1 else plural}"
 
 
+def per_query_csv(report) -> str:
+    """The per-query table as CSV: one row per query, one column per (run, measure), then one Δ per measure.
+
+    Numbers as Python writes them (``0.5``, a point), empty where undefined
+    or where the run has no value for the query.
+
+    >>> from raglab_core.evaluation import evaluate_run
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> runs = [(n, evaluate_run(qrels, r, ["P@1"])) for n, r in (("x", {"q1": {"a": 1.0}, "q2": {"c": 1.0}}), ("y", {"q1": {"c": 1.0}}))]
+    >>> print(per_query_csv(build_report(runs)[0]), end="")
+    query,x P@1,y P@1,Δ P@1
+    q1,1.0,0.0,-1.0
+    q2,0.0,,
+    """
+    runs, labels = report["runs"], report["measures"]
+    comparison = report["comparison"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["query"] + [f"{run['name']} {label}" for run in runs for label in labels]
+    if comparison:
+        header += [f"Δ {label}" for label in labels]
+    writer.writerow(header)
+    for qid in sorted(set().union(*(run["per_query"] for run in runs))):
+        row = [qid]
+        for run in runs:
+            values = run["per_query"].get(qid)
+            row += [_raw(values[label]) if values else "" for label in labels]
+        if comparison:
+            row += [_raw(comparison["metrics"][label]["per_query"].get(qid)) for label in labels]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def _raw(value):
+    return "" if value is None else repr(value)
+
+
+def query_detail(qid, qrels, runs) -> dict:
+    """Query ``qid``'s first :data:`DETAIL_DEPTH` documents in each run, side by side, with their grades.
+
+    ``runs``: ``[(name, RunEvaluation)]`` evaluated with ``keep`` (their
+    ``top``). Each document: ``rank``, ``id``, ``grade`` (``None``:
+    unjudged) and its text, and ``shared``: whether the other run's first
+    documents hold it too (only with two runs).
+
+    >>> from raglab_core.evaluation import RunEvaluator
+    >>> qrels = {"q1": {"a": 2, "b": 0}}
+    >>> runs = []
+    >>> for name, scores in (("x", {"a": 2.0, "c": 1.0}), ("y", {"c": 3.0, "b": 1.0})):
+    ...     evaluator = RunEvaluator(qrels, parse_measures("P@1"), keep=10)
+    ...     evaluator.add("q1", scores)
+    ...     runs.append((name, evaluator.result()))
+    >>> detail = query_detail("q1", qrels, runs)
+    >>> [(d["id"], d["grade_text"], d["shared"]) for d in detail["runs"][1]["documents"]]
+    [('c', 'sin juicio', True), ('b', 'grado 0', False)]
+    """
+    judged = qrels.get(qid, {}) if qrels else {}
+    tops = [result.top.get(qid) for _, result in runs]
+    shared = set(tops[0] or ()) & set(tops[1] or ()) if len(tops) == 2 else set()
+    columns = []
+    for (name, _), top in zip(runs, tops):
+        documents = []
+        for rank, docid in enumerate(top or (), start=1):
+            grade = judged.get(docid)
+            documents.append({
+                "rank": rank,
+                "id": docid,
+                "grade": grade,
+                "grade_text": "sin juicio" if grade is None else f"grado {grade}",
+                "shared": docid in shared,
+            })
+        columns.append({
+            "name": name,
+            "caption": f"«{name}»: sus {len(documents)} primeros" if len(documents) != 1 else f"«{name}»: su primer documento",
+            "empty": "" if documents else "El run no tiene resultados para esta consulta.",
+            "documents": documents,
+        })
+    note = ""
+    if len(runs) == 2:
+        note = (
+            f"Marcados con «en los dos»: {_plural(len(shared), 'documento', 'documentos')} que los dos runs ponen "
+            f"entre sus {DETAIL_DEPTH} primeros."
+        )
+    return {
+        "qid": qid,
+        "title": f"Consulta «{qid}»: los {DETAIL_DEPTH} primeros documentos de cada run",
+        "shared_text": "en los dos",
+        "note": note,
+        "runs": columns,
+    }
+
+
 def panel_view(report, runs, comparison) -> dict:
     """What the panel shows, from :func:`~raglab_core.report.build_report`'s results (``runs``: ``[(name, RunEvaluation)]``)."""
     labels = report["measures"]
     view = {
+        "warnings": [
+            {"code": warning["code"], "text": _notice(warning).render("es")} for warning in report["warnings"]
+        ],
         "summary": _summary(report, runs),
         "metric_labels": labels,
         "means": [
@@ -204,6 +329,12 @@ def panel_view(report, runs, comparison) -> dict:
         "comparison": _comparison(report, labels) if comparison else None,
     }
     return view
+
+
+def _notice(warning) -> Notice:
+    """A warning of the report (JSON) as the :class:`~raglab_core.sanity.Notice` it was made from."""
+    params = {key: value for key, value in warning.items() if key not in ("code", "message", "run")}
+    return Notice(warning["code"], warning["run"], params)
 
 
 def _summary(report, runs) -> str:
@@ -253,7 +384,11 @@ def _comparison(report, labels) -> dict:
                 "wins": result["wins"],
                 "ties": result["ties"],
                 "losses": result["losses"],
-                "p_value": {"raw": result["p_value"], "text": p_value_text(result["p_value"], data["permutations"])},
+                "ci95": {"raw": result["ci95"], "text": _interval(result["ci95"])},
+                "p_value": {
+                    "raw": result["p_value"],
+                    "text": p_value_text(result["p_value"], data["permutations"], result["p_value_exact"], result["p_value_se"]),
+                },
             }
         )
     first = data["metrics"][labels[0]]
@@ -264,11 +399,13 @@ def _comparison(report, labels) -> dict:
         "candidate": data["candidate"],
         "queries": data["queries"],
         "caption": (
-            "Diferencia media, consultas ganadas, empatadas y perdidas, y p-valor de la prueba de "
-            f"aleatorización pareada ({_permutations(data['permutations'])})"
+            "Diferencia media con su intervalo de confianza del 95 % (bootstrap sobre las consultas, "
+            f"{integer(data['resamples'])} remuestreos), consultas ganadas, empatadas y perdidas, y p-valor de la "
+            f"prueba de aleatorización pareada: exacto con 30 consultas distintas o menos; si no, estimado con "
+            f"{_permutations(data['permutations'])}, ± su error de Monte Carlo"
         ),
         "metrics": metrics,
-        "reading": _reading(data, labels),
+        "reading": _reading(data, labels, warned_runs(report)),
         "chart": {
             "label": f"Δ {labels[0]} por consulta ({data['candidate']} − {data['baseline']})",
             "y_label": f"Δ {labels[0]}",
@@ -283,16 +420,32 @@ def _comparison(report, labels) -> dict:
     }
 
 
-def _reading(data, labels) -> str:
+def _interval(ci95) -> str:
+    """``[lo, hi]`` in Spanish: ``'[+0,033; +0,175]'`` (a semicolon, as the decimal comma asks)."""
+    low, high = (_cell(end, signed=True)["text"] for end in ci95)
+    return f"[{low}; {high}]"
+
+
+def _reading(data, labels, warned=()) -> str:
     """What the comparison shows and what it does not, in plain Spanish (never a verdict).
 
-    The first measure leads. A mean difference that rounds to 0,000 is said
-    to be so, with no direction: no run "beats" the other by 0,000.
+    It opens with the runs some warning concerns, when there are any: the
+    conclusion rests on those data. The first measure leads. A mean
+    difference that rounds to 0,000 is said to be so, with no direction: no
+    run "beats" the other by 0,000. Its confidence interval is read for what
+    it is: the spread the choice of queries leaves.
     """
     a, b, n = f"«{data['baseline']}»", f"«{data['candidate']}»", data["queries"]
     label = labels[0]
     first = data["metrics"][label]
     delta = first["mean_delta"]
+    caveat = []
+    if warned:
+        runs = spanish_list([f"«{name}»" for name in warned])
+        caveat = [
+            f"Atención: esta comparación se apoya en datos con avisos (arriba) sobre {runs}; revísalos antes de "
+            "sacar conclusiones."
+        ]
     counts = (
         f"{_plural(first['wins'], 'ganada', 'ganadas')}, {_plural(first['ties'], 'empatada', 'empatadas')} y "
         f"{_plural(first['losses'], 'perdida', 'perdidas')} por {b}"
@@ -308,6 +461,18 @@ def _reading(data, labels) -> str:
     else:
         direction = "queda por encima de" if delta > 0 else "queda por debajo de"
         parts = [f"{paired}, {b} {direction} {a} en {label} por {decimal(abs(delta))} de media ({counts})."]
+    low_end, high_end = first["ci95"]
+    if first["wins"] or first["losses"]:
+        ends = f"{_interval(first['ci95'])}"
+        if low_end > 0 or high_end < 0:
+            side = "no incluye el 0: con consultas como estas, la diferencia media tendría el mismo signo"
+        else:
+            side = "incluye el 0: con consultas como estas, la diferencia media podría ser nula o de signo contrario"
+        parts.append(
+            f"El intervalo de confianza del 95 % de la diferencia media de {label}, {ends}, recoge cuánto "
+            f"cambiaría esa media al remuestrear estas {integer(n)} consultas; {side}. No cubre otras "
+            "colecciones ni otros juicios."
+        )
     low = [label for label in labels if data["metrics"][label]["p_value"] < ALPHA]
     high = [label for label in labels if data["metrics"][label]["p_value"] >= ALPHA]
     if low:
@@ -326,4 +491,4 @@ def _reading(data, labels) -> str:
         "y estos juicios: con qrels incompletos, los documentos sin juzgar cuentan como no relevantes "
         "(Judged@k dice qué parte de los primeros k está juzgada)."
     )
-    return " ".join(parts)
+    return " ".join(caveat + parts)

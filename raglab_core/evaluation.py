@@ -60,7 +60,7 @@ References
 import math
 import re
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import metrics
@@ -233,6 +233,8 @@ SUPPORTED = "P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG
 DEFAULT_MEASURES = "nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10"
 """The measures reported when none are asked for (the CLI and the «Tus datos» panel)."""
 MAX_CUTOFF = 1_000_000
+JUDGED_DEPTH = 10
+"""The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.sanity`)."""
 _NAME = re.compile(r"([A-Za-z]+)(?:\((.*)\))?(?:@([0-9]+))?")
 _ALIASES = {alias: family for family, (_, _, aliases) in FAMILIES.items() for alias in (family, *aliases)}
 
@@ -372,6 +374,15 @@ class RunEvaluation:
     means (``None`` counted as 0). ``not_in_qrels``: run queries skipped for
     lack of judgments; ``not_in_run``: qrels queries the run does not answer
     (scored as empty rankings when ``complete``).
+
+    What the sanity warnings (:mod:`raglab_core.sanity`) need, gathered while
+    the queries were scored: ``any_judged`` (some document the run ranks for
+    a query it shares with the qrels is judged), ``example`` (when none is:
+    ``(qid, first ranked docid, a judged docid of that query)``),
+    ``judged_at_10`` (mean Judged@10 over the evaluated queries the run
+    answers; ``None`` without any), ``self_retrieved`` (run queries, sorted,
+    that retrieve a document whose id is the query's own) and ``top``
+    (qid -> its first ``keep`` ranked docids, when the evaluator keeps them).
     """
 
     measures: tuple
@@ -382,6 +393,12 @@ class RunEvaluation:
     mean: tuple
     not_in_qrels: tuple
     not_in_run: tuple
+    qrels_queries: int = 0
+    any_judged: bool = True
+    example: tuple | None = None
+    judged_at_10: float | None = None
+    self_retrieved: tuple = ()
+    top: dict = field(default_factory=dict)
 
 
 class RunEvaluator:
@@ -393,24 +410,45 @@ class RunEvaluator:
     Each query must be added once; :meth:`result` ends the run.
     """
 
-    def __init__(self, qrels, measures, ties: str = "double", complete: bool = False):
+    def __init__(self, qrels, measures, ties: str = "double", complete: bool = False, keep: int = 0):
         self.qrels, self.measures, self.ties, self.complete = qrels, tuple(measures), tie_mode(ties), complete
         cutoffs = [measure.cutoff for measure in self.measures]
-        self.depth = None if None in cutoffs else max(cutoffs)
+        # At least the top 10: the sanity checks read Judged@10 whatever the measures.
+        self.depth = None if None in cutoffs else max(*cutoffs, JUDGED_DEPTH, keep)
+        self.keep = keep
         self.per_query, self.skipped, self.seen = {}, set(), set()
+        # For the sanity warnings, gathered as the queries go by (no second pass over the run).
+        self.any_judged, self.example, self.self_retrieved, self.top = False, None, [], {}
+        self.judged_sum, self.judged_count = 0.0, 0
 
     def add(self, qid, scores) -> None:
         """Score query ``qid``, whose run documents are ``scores`` (docid -> score)."""
         self.seen.add(qid)
+        if qid in scores:
+            self.self_retrieved.append(qid)
         judged = self.qrels.get(qid)
         if judged is None:
             self.skipped.add(qid)
             return
-        self.per_query[qid] = self._score(judged, scores)
-
-    def _score(self, judged, scores):
+        ranked = trec_order(scores, self.depth, self.ties)
         get = judged.get
-        grades = [get(docid) for docid in trec_order(scores, self.depth, self.ties)]
+        grades = [get(docid) for docid in ranked]
+        top = grades[:JUDGED_DEPTH]
+        if top:
+            judged_in_top = len(top) - top.count(None)
+            self.judged_sum += judged_in_top / len(top)
+            self.judged_count += 1
+            if not self.any_judged:
+                # Below the top too: a run is "never judged" only if none of its documents is.
+                if judged_in_top or not judged.keys().isdisjoint(scores):
+                    self.any_judged = True
+                elif self.example is None:
+                    self.example = (qid, ranked[0], next(iter(judged), None))
+        if self.keep:
+            self.top[qid] = ranked[: self.keep]
+        self.per_query[qid] = self._score(judged, grades)
+
+    def _score(self, judged, grades):
         judgments = list(judged.values())
         return tuple(measure.value(grades, judgments) for measure in self.measures)
 
@@ -419,7 +457,7 @@ class RunEvaluator:
         not_in_run = tuple(sorted(self.qrels.keys() - self.seen))
         if self.complete:
             for qid in not_in_run:
-                self.per_query[qid] = self._score(self.qrels[qid], {})
+                self.per_query[qid] = self._score(self.qrels[qid], [])
         per_query = dict(sorted(self.per_query.items()))
         count = len(per_query)
         mean = tuple(
@@ -435,6 +473,12 @@ class RunEvaluator:
             mean=mean,
             not_in_qrels=tuple(sorted(self.skipped)),
             not_in_run=not_in_run,
+            qrels_queries=len(self.qrels),
+            any_judged=self.any_judged or not self.judged_count,
+            example=None if self.any_judged else self.example,
+            judged_at_10=self.judged_sum / self.judged_count if self.judged_count else None,
+            self_retrieved=tuple(sorted(self.self_retrieved)),
+            top=self.top,
         )
 
 

@@ -43,8 +43,9 @@ def test_json_has_exactly_the_documented_shape(files, capsys):
     status, out, err = run_cli(capsys, files["qrels"], files["run"], "--k", "2", "--json")
     assert status == 0
     report = json.loads(out)
-    assert list(report) == ["measures", "ties", "complete", "runs", "comparison"]
+    assert list(report) == ["measures", "ties", "complete", "runs", "comparison", "warnings"]
     assert (report["measures"], report["ties"], report["complete"], report["comparison"]) == (LAB2, "double", False, None)
+    assert [warning["code"] for warning in report["warnings"]] == ["queries_missing_from_run", "queries_without_relevant"]
     [run] = report["runs"]
     assert list(run) == ["name", "queries", "mean", "per_query"]
     assert run["name"] == "bm25.run" and run["queries"] == 2
@@ -82,15 +83,20 @@ def test_json_comparison_block(files, capsys):
     report = json.loads(out)
     assert [run["name"] for run in report["runs"]] == ["bm25.run", "dense.json"]
     comparison = report["comparison"]
-    assert list(comparison) == ["baseline", "candidate", "queries", "test", "permutations", "seed", "metrics"]
+    assert list(comparison) == [
+        "baseline", "candidate", "queries", "test", "permutations", "seed", "interval", "resamples", "metrics",
+    ]
     assert (comparison["baseline"], comparison["candidate"], comparison["queries"]) == ("bm25.run", "dense.json", 2)
     assert (comparison["permutations"], comparison["seed"]) == (500, 42)
     assert list(comparison["metrics"]) == LAB2
     rr = comparison["metrics"]["RR@2"]
-    assert list(rr) == ["mean_delta", "wins", "ties", "losses", "p_value", "per_query"]
+    assert list(rr) == [
+        "mean_delta", "ci95", "wins", "ties", "losses", "p_value", "p_value_exact", "p_value_se", "per_query",
+    ]
     assert rr["per_query"] == {"q1": 0.5, "q2": 0.0}  # dense ranks a first on q1: 1 - 1/2
     assert (rr["wins"], rr["ties"], rr["losses"], rr["mean_delta"]) == (1, 1, 0, 0.25)
-    assert rr["p_value"] == 1.0  # one non-zero delta: both signs reach |0.5|
+    assert rr["p_value"] == 1.0 and rr["p_value_exact"]  # one non-zero delta: both signs reach |0.5|
+    assert rr["ci95"] == [0.0, 0.5]  # resamples of (0.5, 0): means 0, 0.25 or 0.5
 
 
 def test_json_values_equal_the_library_on_a_random_collection(tmp_path, capsys):
@@ -125,7 +131,7 @@ def test_table_output_with_per_query_rows_and_comparison(files, capsys):
     assert means.split()[:4] == ["bm25.run", "2", "0.2500", "0.2500"]
     assert "dense.json - bm25.run (baseline) over 2 paired queries;" in out
     rr = next(line for line in lines if line.startswith("RR@2"))
-    assert rr.split() == ["RR@2", "+0.2500", "1", "1", "0", "1.0000"]
+    assert rr.split() == ["RR@2", "+0.2500", "[+0.0000,", "+0.5000]", "1", "1", "0", "1.0000", "(exact)"]
 
 
 def test_without_q_only_means_are_printed(files, capsys):
@@ -266,8 +272,7 @@ def test_formats_give_the_same_report(tmp_path, capsys):
     for q, r in ((plain_q, plain_r), (beir, plain_r), (json_q, plain_r), (plain_q, ten), (plain_q, json_r), (beir, ten)):
         status, out, _ = run_cli(capsys, str(q), str(r), *measures, "--json")
         assert status == 0
-        report = json.loads(out)
-        report["runs"][0]["name"] = "run"
+        report = json.loads(out.replace(json.dumps(r.name)[1:-1], "run"))  # the run's name, in warnings too
         reports.append(report)
     assert all(report == reports[0] for report in reports[1:])
     assert reports[0]["runs"][0]["queries"] == len(qrels.keys() & run.keys())

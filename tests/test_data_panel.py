@@ -53,13 +53,19 @@ def test_the_template_default_measures_are_the_cores():
 
 def test_p_values_and_caption_read_the_permutations_from_the_report():
     default = evaluate_files(sample("qrels"), [sample("run-bm25"), sample("run-densa")])
-    assert default["comparison"]["caption"].endswith("(10\u00a0000 permutaciones)")
+    assert "estimado con 10\u00a0000 permutaciones" in default["comparison"]["caption"]
     report, comparison, runs = report_of(permutations=50)
     view = panel_view(report, runs, comparison)
-    assert view["comparison"]["caption"].endswith("(50 permutaciones)")
+    assert "estimado con 50 permutaciones" in view["comparison"]["caption"]
     for metric in view["comparison"]["metrics"]:
-        p = metric["p_value"]
-        assert p["text"] == ("< 0,0200" if p["raw"] < 1 / 50 else f"{p['raw']:.4f}".replace(".", ","))
+        p, data = metric["p_value"], report["comparison"]["metrics"][metric["label"]]
+        if data["p_value_exact"]:
+            expected = "< 0,0001" if p["raw"] < 0.0001 else f"{p['raw']:.4f}".replace(".", ",")
+        elif p["raw"] == 0:
+            expected = "< 0,0600"  # 3 / 50: the 95 % bound when no permutation reaches the observed sum
+        else:
+            expected = f"{p['raw']:.4f} ± {data['p_value_se']:.4f}".replace(".", ",")
+        assert p["text"] == expected
 
 
 def test_reading_never_turns_a_p_value_into_a_verdict():
@@ -138,7 +144,7 @@ def test_worker_bridge_streams_chunks_reports_progress_and_lists_problems():
     calls = []
     answer = json.loads(bridge.finish(lambda fraction, text: calls.append((fraction, text))))
     assert answer["panel"] == json.loads(json.dumps(evaluate_files(sample("qrels"), [sample(n) for n in NAMES])))
-    assert [fraction for fraction, _ in calls] == [i / 6 for i in range(6)] + [1.0]
+    assert [fraction for fraction, _ in calls] == [i / 7 for i in range(7)] + [1.0]  # 6 measures, the intervals
     assert calls[0][1] == "Comparando B con A: nDCG@10 (1 de 6, 10\u00a0000 permutaciones)…"
 
     bad = EvaluationBridge(json.dumps({"qrels": "q", "runs": ["run.txt"]}))

@@ -17,7 +17,11 @@
   const statusLine = $("[data-data-status]");
   const errorLine = $("[data-data-error-text]");
   const problemList = $("[data-data-problems]");
-  const settings = { measures: $('[data-setting="measures"]'), ties: $('[data-setting="ties"]') }; // no name: not the lab's controls
+  const settings = {
+    measures: $('[data-setting="measures"]'),
+    ties: $('[data-setting="ties"]'),
+    complete: $('[data-setting="complete"]'),
+  }; // no name: not the lab's controls
   const SLOT_NAMES = { qrels: "qrels", "run-a": "run A", "run-b": "run B" };
   const MAX_ROWS = 200; // per-query rows drawn at once (the sort still covers every query)
   const progressBox = $("[data-data-progress]");
@@ -26,7 +30,11 @@
     sample: $('[data-action="sample"]'),
     evaluate: $('[data-action="evaluate"]'),
     cancel: $('[data-action="cancel"]'),
+    downloadJson: $('[data-action="download-json"]'),
+    downloadCsv: $('[data-action="download-csv"]'),
   };
+  const warningList = $('[data-output="data-warnings"]');
+  const detail = out("query-detail");
   let worker = null;
   let running = false;
   let rowsRequest = 0; // the per-query rows live in the worker: the page asks for the ones it draws
@@ -99,7 +107,12 @@
   // --- evaluating ----------------------------------------------------------------------------
 
   function requestKey() {
-    return JSON.stringify([settings.measures.value, settings.ties.value, SLOTS.map((slot) => chosen[slot] || null)]);
+    return JSON.stringify([
+      settings.measures.value,
+      settings.ties.value,
+      settings.complete.checked,
+      SLOTS.map((slot) => chosen[slot] || null),
+    ]);
   }
 
   function markStale() {
@@ -111,6 +124,7 @@
   }
   settings.measures.addEventListener("input", markStale);
   settings.ties.addEventListener("change", markStale);
+  settings.complete.addEventListener("change", markStale);
 
   /** A message, and a bad file's problems as a list (Python's lines: at most ten, then how many more). */
   function showError(message, problems = []) {
@@ -157,7 +171,13 @@
     statusLine.textContent = "Preparando Python para evaluar…";
     worker.postMessage({
       type: "evaluate",
-      request: { qrels: chosen.qrels, runs, measures: settings.measures.value, ties: settings.ties.value },
+      request: {
+        qrels: chosen.qrels,
+        runs,
+        measures: settings.measures.value,
+        ties: settings.ties.value,
+        complete: settings.complete.checked,
+      },
     });
   }
 
@@ -192,6 +212,10 @@
       }
     } else if (message.type === "rows") {
       if (message.request === rowsRequest && onRows) onRows(message);
+    } else if (message.type === "detail") {
+      if (message.ok) showDetail(message.detail);
+    } else if (message.type === "download") {
+      if (message.ok) save(message.blob, message.name);
     } else if (message.type === "error") {
       finish();
       worker = null;
@@ -207,6 +231,10 @@
     result.hidden = false;
     delete result.dataset.stale;
     out("summary").textContent = view.summary;
+    // Warnings come first: they say what the numbers below rest on (raglab_core.sanity words them).
+    warningList.replaceChildren(...view.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
+    $("[data-data-warnings]").hidden = view.warnings.length === 0;
+    detail.hidden = true;
 
     const head = el("tr");
     head.append(el("th", { scope: "col" }, "Run"), el("th", { scope: "col" }, "Consultas"));
@@ -236,6 +264,7 @@
         row.append(
           el("th", { scope: "row" }, metric.label),
           el("td", { "data-raw": metric.delta.raw }, metric.delta.text),
+          el("td", { "data-low": metric.ci95.raw[0], "data-high": metric.ci95.raw[1] }, metric.ci95.text),
           el("td", {}, String(metric.wins)),
           el("td", {}, String(metric.ties)),
           el("td", {}, String(metric.losses)),
@@ -338,14 +367,60 @@
           : "Por consulta (pulsa una cabecera para ordenar)";
       out("per-query").replaceChildren(
         ...rows.map((cells) => {
-          const row = el("tr");
-          cells.forEach((cell, index) =>
-            row.append(el(index === 0 ? "th" : "td", index === 0 ? { scope: "row" } : { "data-raw": cell.raw ?? "" }, cell.text))
-          );
+          const row = el("tr", { "data-query": cells[0].raw });
+          // The query's own button opens its detail (keyboard); a click anywhere on the row does too.
+          const head = el("th", { scope: "row" });
+          head.append(el("button", { type: "button", "aria-controls": "query-detail" }, cells[0].text));
+          row.append(head);
+          cells.slice(1).forEach((cell) => row.append(el("td", { "data-raw": cell.raw ?? "" }, cell.text)));
+          row.addEventListener("click", () => askDetail(cells[0].raw));
           return row;
         })
       );
     }
     request(0, true);
   }
+
+  // --- one query, opened: each run's first documents side by side (raglab_core.data_panel.query_detail) ---
+
+  function askDetail(qid) {
+    if (worker && !running) worker.postMessage({ type: "evaluate-detail", qid });
+  }
+
+  function showDetail(view) {
+    detail.querySelector("[data-detail-title]").textContent = view.title;
+    detail.querySelector("[data-detail-note]").textContent = view.note;
+    detail.querySelector("[data-detail-runs]").replaceChildren(
+      ...view.runs.map((run) => {
+        const column = el("div", { class: "query-detail-run" });
+        column.append(el("h4", {}, run.caption));
+        if (run.empty) column.append(el("p", {}, run.empty));
+        const list = el("ol");
+        for (const doc of run.documents) {
+          const item = el("li", { "data-doc": doc.id, "data-grade": doc.grade ?? "", "data-shared": String(doc.shared) });
+          item.append(el("span", { class: "doc-id" }, doc.id), el("span", { class: "doc-grade" }, doc.grade_text));
+          if (doc.shared) item.append(el("span", { class: "doc-shared" }, view.shared_text));
+          list.append(item);
+        }
+        column.append(list);
+        return column;
+      })
+    );
+    detail.hidden = false;
+    detail.focus();
+  }
+
+  // --- downloads: the worker builds them from what it holds; here they are only saved ---------------
+
+  function save(blob, name) {
+    const url = URL.createObjectURL(blob);
+    const link = el("a", { href: url, download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  buttons.downloadJson.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", kind: "json" }));
+  buttons.downloadCsv.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", kind: "csv" }));
 })();

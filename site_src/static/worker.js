@@ -503,6 +503,7 @@ async function streamText(item, onText) {
 }
 
 let panelRows = []; // the last evaluation's per-query rows: [{raw, text}, …] each
+let panelBridge = null; // the last finished evaluation (raglab_core.browser.EvaluationBridge): its detail and downloads
 
 /** The first `limit` rows in the order of `column` (undefined values, null, always last). */
 function sortedRows(column, ascending, limit) {
@@ -522,10 +523,14 @@ function sortedRows(column, ascending, limit) {
  * share of bytes read, then of the comparison's measures.
  */
 async function evaluate(request) {
+  if (panelBridge) panelBridge.destroy();
+  panelBridge = null;
+  let kept = false;
   const bridge = evaluateJson.streaming( // raglab_core.browser.EvaluationBridge
     JSON.stringify({
       measures: request.measures,
       ties: request.ties,
+      complete: request.complete === true,
       qrels: request.qrels.name,
       runs: request.runs.map((run) => run.name),
     })
@@ -578,10 +583,12 @@ async function evaluate(request) {
       panelRows = result.panel.rows;
       result.panel.row_count = panelRows.length;
       delete result.panel.rows;
+      panelBridge = bridge;
+      kept = true;
     }
     post("evaluated", result);
   } finally {
-    bridge.destroy();
+    if (!kept) bridge.destroy();
   }
 }
 
@@ -610,6 +617,13 @@ self.addEventListener("message", async (event) => {
     } catch (error) {
       post("evaluated", { ok: false, message: "No se pudieron leer los ficheros.", detail: String(error) });
     }
+  } else if (message.type === "evaluate-detail") {
+    if (panelBridge) post("detail", JSON.parse(panelBridge.detail(String(message.qid))));
+  } else if (message.type === "evaluate-download") {
+    if (!panelBridge) return;
+    const answer = JSON.parse(panelBridge.download(message.kind));
+    if (answer.ok) post("download", { ok: true, name: answer.name, blob: new Blob([answer.text], { type: answer.type }) });
+    else post("download", answer);
   } else if (message.type === "evaluate-rows") {
     const rows = sortedRows(message.column, message.ascending, message.limit);
     post("rows", { rows, total: panelRows.length, request: message.request });

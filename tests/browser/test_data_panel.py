@@ -76,7 +76,7 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     first = report["runs"][0]["per_query"]["q01"], report["runs"][1]["per_query"]["q01"]
     assert [float(v) for v in rows[0][:12]] == [run[m] for run in first for m in metrics]
     expect(page.locator('[data-panel-output="reading"]')).to_contain_text("no corrige por mirar 6 medidas a la vez")
-    caption = f"aleatorización pareada ({report['comparison']['permutations']:,} permutaciones)".replace(",", "\u00a0")
+    caption = f"estimado con {report['comparison']['permutations']:,} permutaciones".replace(",", "\u00a0")
     expect(page.locator('[data-panel-output="comparison-caption"]')).to_contain_text(caption)
     expect(page.locator('[data-panel-output="chart"] rect')).to_have_count(40)
     expect(page.locator('[data-panel-output="chart-y-label"]')).to_have_text("Δ nDCG@10")

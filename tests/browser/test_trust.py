@@ -1,0 +1,124 @@
+"""«Tus datos» you can trust, in the page (issue 21): warnings above the results, the complete choice,
+the interval, the downloads (the CLI's JSON, byte for byte), the query detail."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+from playwright.sync_api import expect
+
+from raglab_core.evaluation import trec_order
+from raglab_core.trec import parse_qrels, parse_run
+
+from ..conftest import ROOT
+from .test_data_panel import evaluated, lab, raw_cells  # noqa: F401 (lab: the fixture)
+
+SAMPLE = ROOT / "site_src" / "data" / "sample"
+MEASURES = "nDCG@10 AP@100"
+
+
+def cli_json(*args):
+    return subprocess.run([sys.executable, "-m", "raglab_core", "eval", *map(str, args), "--json"],
+                          capture_output=True, text=True, check=True, cwd=ROOT).stdout
+
+
+def choose(page, files, measures=MEASURES, complete=False):
+    for slot, path in zip(["qrels", "run-a", "run-b"], files):
+        page.set_input_files(f'[data-file-for="{slot}"]', str(path))
+    page.fill("#data-measures", measures)
+    if page.is_checked('[data-setting="complete"]') != complete:
+        page.click('[data-setting="complete"]')
+    page.click('[data-action="evaluate"]')
+    evaluated(page)
+
+
+def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_path):
+    page = lab.page
+    upper = tmp_path / "bm25-upper.txt"
+    upper.write_text("".join(line.replace(" doc", " DOC", 1) for line in (SAMPLE / "run-bm25.txt").open()))
+    files = [SAMPLE / "qrels.txt", upper, SAMPLE / "run-densa.txt"]
+    choose(page, files)
+
+    warnings = page.locator('[data-output="data-warnings"] > li')
+    expect(warnings).to_have_count(1)
+    code = warnings.first.get_attribute("data-code")
+    assert "judged" in code
+    expect(warnings.first).to_contain_text("«A: bm25-upper.txt»: ninguno de los documentos que ordena")
+    expect(warnings.first).to_contain_text("«DOC01-015» (consulta «q01») y los qrels, «doc01-008»")
+    # Above the results: before the summary, the means and the comparison.
+    top = page.locator("[data-data-warnings]").bounding_box()["y"]
+    assert top < page.locator('[data-panel-output="summary"]').bounding_box()["y"]
+    assert top < page.locator('[data-panel-output="comparison"]').bounding_box()["y"]
+    expect(page.locator('[data-panel-output="reading"]')).to_contain_text(
+        "Atención: esta comparación se apoya en datos con avisos (arriba) sobre «A: bm25-upper.txt»")
+
+    printed = cli_json(*files, "--measures", MEASURES)
+    report = json.loads(printed)
+    assert [w["code"] for w in report["warnings"]] == [code]
+    intervals = page.locator('[data-panel-output="comparison-rows"] td[data-low]')
+    for cell, name in zip(intervals.all(), report["measures"]):
+        low, high = report["comparison"]["metrics"][name]["ci95"]
+        assert (float(cell.get_attribute("data-low")), float(cell.get_attribute("data-high"))) == (low, high)
+
+    with page.expect_download() as saving:
+        page.click('[data-action="download-json"]')
+    downloaded = saving.value.path().read_text()
+    for page_name, name, placeholder in (("A: bm25-upper.txt", "bm25-upper.txt", "RUN_A"),
+                                         ("B: run-densa.txt", "run-densa.txt", "RUN_B")):
+        downloaded, printed = downloaded.replace(page_name, placeholder), printed.replace(name, placeholder)
+    assert downloaded == printed
+    with page.expect_download() as saving:
+        page.click('[data-action="download-csv"]')
+    rows = list(csv.reader(io.StringIO(saving.value.path().read_text())))
+    assert rows[0][0] == "query" and rows[0][-2:] == ["Δ nDCG@10", "Δ AP@100"] and len(rows) == 41
+
+    # The query detail: a click on a row, then the keyboard on another row's query.
+    qrels = parse_qrels((SAMPLE / "qrels.txt").read_text())
+    runs = [parse_run(path.read_text()) for path in files[1:]]
+    detail = page.locator('[data-panel-output="query-detail"]')
+    expect(detail).to_be_hidden()
+    page.locator('[data-panel-output="per-query"] tr[data-query="q03"] td').first.click()
+    expect(detail).to_be_visible()
+    expect(detail.locator("h3")).to_contain_text("«q03»")
+    for qid in ("q03", "q05"):
+        if qid == "q05":
+            page.locator('[data-panel-output="per-query"] tr[data-query="q05"] th button').focus()
+            page.keyboard.press("Enter")
+            expect(detail.locator("h3")).to_contain_text("«q05»")
+        tops = [trec_order(run[qid], 10) for run in runs]
+        columns = detail.locator(".query-detail-run")
+        expect(columns).to_have_count(2)
+        for column, top in zip(columns.all(), tops):
+            items = column.locator("li")
+            expect(items).to_have_count(10)
+            assert [item.get_attribute("data-doc") for item in items.all()] == top
+            for item in items.all():
+                grade = qrels[qid].get(item.get_attribute("data-doc"))
+                assert item.get_attribute("data-grade") == ("" if grade is None else str(grade))
+                expected = "sin juicio" if grade is None else f"grado {grade}"
+                expect(item.locator(".doc-grade")).to_have_text(expected)
+                assert item.get_attribute("data-shared") == str(item.get_attribute("data-doc") in tops[0] and
+                                                                item.get_attribute("data-doc") in tops[1]).lower()
+    # The query column stays in view when the table scrolls sideways.
+    assert page.locator('[data-panel-output="per-query"] th[scope="row"]').first.evaluate(
+        "th => getComputedStyle(th).position") == "sticky"
+
+
+def test_complete_checkbox_gives_the_clis_complete_means(lab, tmp_path):
+    page = lab.page
+    lines = (SAMPLE / "run-bm25.txt").read_text().splitlines(keepends=True)
+    kept = sorted({line.split()[0] for line in lines})[::2]
+    half = tmp_path / "half.txt"
+    half.write_text("".join(line for line in lines if line.split()[0] in kept))
+    files = [SAMPLE / "qrels.txt", half]
+    for complete in (False, True):
+        choose(page, files, complete=complete)
+        report = json.loads(cli_json(*files, "--measures", MEASURES, *(["--complete"] if complete else [])))
+        [means] = raw_cells(page, '[data-panel-output="means"] tr')
+        assert [float(value) for value in means] == list(report["runs"][0]["mean"].values())
+        warning = page.locator('[data-output="data-warnings"] > li[data-code="queries_missing_from_run"]')
+        expect(warning).to_contain_text("«half.txt»: 20 de las 40 consultas de los qrels no están en el run")
+        expect(warning).to_contain_text("cuentan como 0" if complete else "quedan fuera de sus medias")
+    expect(page.locator('label[for="data-complete"]')).to_have_text("Contar como 0 las consultas que falten")
