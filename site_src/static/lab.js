@@ -45,6 +45,18 @@
   // The controls the user changed, most recent last: Python puts a conflict's error on the last one.
   const edited = [];
 
+  // A control the reader moved before this script ran (the page is painted, and its sliders answer
+  // the keyboard, before the deferred scripts run): the change counts, as if made now.
+  function readEarlyMoves() {
+    const params = new URLSearchParams(location.search);
+    for (const name of NAMES) {
+      if (params.has(name) || controls[name].value === controls[name].defaultValue) continue;
+      raw[name] = controls[name].value;
+      echo(name);
+      edited.push(name);
+    }
+  }
+
   function readUrl() {
     const params = new URLSearchParams(location.search);
     for (const name of NAMES) {
@@ -151,6 +163,7 @@
     if (!loaded || loaded.format !== 1 || !Array.isArray(loaded.axes) || !Array.isArray(loaded.paths)) return;
     table = loaded;
     root.dataset.views = "table";
+    performance.mark("raglab:views-table"); // for bench/page.py
     // The announcements' baseline: what the page shows, when it shows the form's state.
     const shownView = key(state()) === shownKey && viewFromTable(state());
     if (lastAnnounced === null && shownView) lastAnnounced = { ...shownView.announcements };
@@ -572,6 +585,7 @@
   }
 
   readUrl();
+  readEarlyMoves();
   writeUrl();
   markBusy();
   if (window.raglabBoot && window.raglabBoot.views) window.raglabBoot.views.then(useTable);

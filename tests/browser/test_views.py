@@ -118,3 +118,24 @@ def test_without_a_sound_table_moves_wait_for_python(page, base_url, fault):
     expect(page.locator("html")).not_to_have_attribute("data-views", "table")
     for name in ("precision", "recall", "ndcg"):
         assert page.locator(f'[data-output="{name}"]').first.get_attribute("data-value") == DEFAULT["outputs"][name]["raw"]
+
+
+def test_a_slider_moved_before_the_scripts_ran_counts(page, base_url):
+    """The page paints, and its sliders take keys, before the deferred lab.js runs: that move is kept."""
+    held = []
+    page.route("**/assets/lab.*.js", lambda route: held.append(route))
+    page.goto(base_url, wait_until="commit")
+    k = page.locator('[name="k"]')
+    k.focus()
+    k.press("ArrowRight")
+    for _ in range(500):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    for route in held:
+        route.continue_()
+    expect(page.locator("html")).to_have_attribute("data-views", "table")
+    view = compute({"scenario": load_scenario(), "k": k.input_value(), "edited": ["k"]})
+    expect(page.locator('[data-output="precision"]').first).to_have_attribute("data-value", view["outputs"]["precision"]["raw"])
+    expect(page.locator(BUSY)).to_have_count(0)
+    assert "k=" + k.input_value() in page.url
