@@ -23,7 +23,7 @@ import re
 
 from . import metrics
 from .errors import LabError
-from .form import CONTROL_NAMES, MAX_GRADE, table
+from .form import CONTROL_NAMES, MAX_GRADE, MAX_TOTAL, table
 from .formatting import count, integer, spanish_list
 
 #: How each control is named in Spanish messages.
@@ -110,7 +110,9 @@ def _parse_text(text: str, field: str, need: str) -> int:
     if _DECIMAL.fullmatch(text):
         raise LabError.page(f"Debe ser un número entero, sin decimales ni separadores de miles: {need}.", field)
     if any(ch.isdigit() for ch in text) and all(ch.isdigit() or ch.isspace() for ch in text):
-        raise LabError.page(f"Usa las cifras 0 a 9 sin espacios: debe ser {need}.", field)
+        if all(ch in "0123456789" or ch.isspace() for ch in text):  # «1 000»: spaces around it are fine, not inside
+            raise LabError.page(f"Escribe las cifras sin espacios entre ellas: debe ser {need}.", field)
+        raise LabError.page(f"Usa las cifras 0 a 9: debe ser {need}.", field)
     raise LabError.page(f"No es un número entero. Escribe {need}.", field)
 
 
@@ -130,10 +132,24 @@ def _last_edited(edited, names, default=None):
 
 
 def read_controls(state: dict, scenario: dict, edited: list):
-    """Parse every control; a bad one gets ``value None`` and its message, the rest go on."""
+    """Parse every control; a bad one gets ``value None`` and its message, the rest go on.
+
+    A ``total`` left out, or empty, follows the threshold (DESIGN §4.1).
+
+    >>> docs = [{"grade": g} for g in (3, 0, 2)]
+    >>> scenario = {"documents": docs, "unretrieved": [{"grade": 2}], "defaults": {
+    ...     "k": 2, "umbral": 2, "rerank": 0, "docs": 1, "tokens_doc": 100, "chunk": 50, "solape": 10}}
+    >>> controls, values = read_controls({"total": " "}, scenario, ["total"])
+    >>> controls["total"], values["total"]
+    ({'value': 3, 'error': None, 'set': False, 'raised_from': None}, 3)
+    >>> read_controls({"total": "x"}, scenario, ["total"])[0]["total"]["error"]
+    'No es un número entero. Escribe un entero entre 3 y 100\xa0000.'
+    """
     n = len(scenario["documents"])
     defaults = scenario["defaults"]
     raw = {name: state.get(name, defaults.get(name)) for name in CONTROL_NAMES}
+    if isinstance(raw["total"], str) and not raw["total"].strip():
+        raw["total"] = None  # an emptied field: the total follows the threshold again
     controls, values = {}, {}
 
     def fail(name, message):
@@ -169,6 +185,12 @@ def _settle_total(controls, values, raw_total, scenario, edited) -> None:
     control.update(set=user_set, raised_from=None)
     controls["total"] = control
     values["total"] = control["value"]
+    if control["error"] and judged is not None:
+        # The message states the range the total really has: from the judged count up.
+        try:
+            whole_in_range(raw_total, "total", judged, MAX_TOTAL)
+        except LabError as error:
+            control["error"] = str(error)
     if not user_set or control["error"] or judged is None or control["value"] >= judged:
         return
     if _last_edited(edited, ("total", "umbral", "grades")) == "total":

@@ -120,8 +120,8 @@ MESSAGES = {
     "top_level": ("the top level", "el nivel superior"),
     "query": ("query {qid!r}", "la consulta «{qid}»"),
     "at_line": ("line {line}: {text}", "línea {line}: {text}"),
-    "file_problem": ("{name}: {text}", "{name}: {text}"),
-    "file_line_problem": ("{name}, line {line}: {text}", "{name}, línea {line}: {text}"),
+    "file_problem": ("{name}: {text}", "«{name}»: {text}"),  # file names in «», as everywhere in Spanish
+    "file_line_problem": ("{name}, line {line}: {text}", "«{name}», línea {line}: {text}"),
     "problems": ("{name}: {count} problems", "«{name}» tiene {count} problemas:"),
     "more_problems": (
         ("… and 1 more", "… y 1 problema más."),

@@ -37,7 +37,7 @@ CONTROLS = (
     _row("k", "ranking", "k (corte del top-k)", "Cuántas posiciones del ranking cuentan para las métricas.",
          "range", 1, RANKING_SIZE),
     _row("umbral", "ranking", "Umbral de relevancia",
-         f"Grado mínimo (0–{MAX_GRADE}) para que un documento cuente como relevante en Precision, Recall y MRR.",
+         f"Grado mínimo (1–{MAX_GRADE}) para que un documento cuente como relevante en Precision, Recall y MRR.",
          "range", 1, MAX_GRADE),
     _row("rerank", "ranking", "Profundidad de reranking",
          "0 mantiene el ranking inicial; un valor mayor reordena solo ese prefijo.", "range", 0, RANKING_SIZE),

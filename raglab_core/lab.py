@@ -47,7 +47,6 @@ from . import chunking, metrics, readings
 from .arithmetic import breakdown, breakdown_texts, chunk_windows, chunk_windows_text
 from .controls import CHUNKING_INPUTS, edited_names, invalid_labels, read_controls
 from .errors import LabError
-from .form import OUTPUTS
 from .formatting import DASH, count, decimal, integer, percent
 from .ranking import rerank_prefix
 from .scenario import validate_scenario
@@ -84,10 +83,9 @@ def compute(state) -> dict:
     order = rerank_prefix([doc["reranker_score"] for doc in documents], values["rerank"] or 0)
     ranked = [grades[i] for i in order]
     outputs = {}
-    outputs.update(_metric_outputs(ranked, judged, values))
+    outputs.update(_metric_outputs(ranked, judged, values, controls["total"]))
     fp = _footprint(values)
     outputs.update(_chunking_outputs(values, fp))
-    _note_once(outputs)
     outputs["metrics_reading"] = _text_output(
         readings.metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
     )
@@ -100,11 +98,7 @@ def compute(state) -> dict:
         "outputs": outputs,
         "ranking": rows,
         "unretrieved": _unretrieved_rows(scenario, values),
-        "breakdown": [
-            {**row, **breakdown_texts(row, arithmetic["first_relevant"], values["umbral"]),
-             "first": row["rank"] == arithmetic["first_relevant"]}
-            for row in arithmetic["rows"]
-        ],
+        "breakdown": _breakdown_rows(arithmetic, values),
         "chunk_windows": _windows(values),
         "announcements": readings.announcements(values, outputs),
     }
@@ -138,21 +132,7 @@ def _text_output(text: str) -> dict:
     return {"value": None, "raw": "", "text": text, "note": None}
 
 
-def _note_once(outputs) -> None:
-    """Keep each panel's "Sin calcular" note on its first output only: the reason is said once, nearby."""
-    for panel in ("ranking", "chunking"):
-        seen = set()
-        for row in OUTPUTS:
-            for name in (row["name"], row["companion"]):
-                out = outputs.get(name)
-                if row["panel"] != panel or out is None or not (out["note"] or "").startswith(readings.BLOCKED):
-                    continue
-                if out["note"] in seen:
-                    out["note"] = None
-                seen.add(out["note"])
-
-
-def _metric_outputs(ranked, judged, values) -> dict:
+def _metric_outputs(ranked, judged, values, total_control) -> dict:
     """Precision, Recall, MRR, nDCG and the relevant count at k of the displayed ranking.
 
     nDCG@k = DCG@k / IDCG@k with the ideal over ``judged``, every judged grade
@@ -173,7 +153,8 @@ def _metric_outputs(ranked, judged, values) -> dict:
         mrr = metrics.mrr_at_k(ranked, k, threshold)
         out["mrr"] = _number_output(mrr, decimal(mrr))
 
-    note = readings.blocked_note(binary + ("total",), values)
+    # A total that follows an invalid threshold is not wrong itself: only the threshold is named.
+    note = readings.blocked_note(binary + (("total",) if total_control["error"] else ()), values)
     if note:
         out["recall"] = _undefined(note)
     else:
@@ -207,6 +188,19 @@ def _breakdown_outputs(arithmetic, values, outputs) -> dict:
     out["ndcg_division"] = _text_output(readings.ndcg_division(k, out["dcg"], out["idcg"], outputs["ndcg"]))
     out["mrr_rank"] = _text_output(readings.mrr_rank(k, arithmetic["first_relevant"], outputs["mrr"]))
     return out
+
+
+def _breakdown_rows(arithmetic, values) -> list[dict]:
+    """The breakdown's rows with their Spanish cells; only dashes while nDCG@k is refused (k or rerank invalid):
+    the table shows no number that the cards do not."""
+    refused = invalid_labels(("k", "rerank"), values)
+    rows = []
+    for row in arithmetic["rows"]:
+        texts = breakdown_texts(row, arithmetic["first_relevant"], values["umbral"])
+        if refused:
+            texts = dict.fromkeys(texts, DASH)
+        rows.append({**row, **texts, "first": not refused and row["rank"] == arithmetic["first_relevant"]})
+    return rows
 
 
 def _windows(values) -> dict:

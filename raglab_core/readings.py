@@ -129,6 +129,38 @@ def no_windows(values) -> str | None:
     return f"Sin ventanas hasta que corrijas {bad}." if bad else None
 
 
+# --- the page's status line --------------------------------------------------------------
+
+
+def status_texts() -> dict:
+    """The sentences lab.js shows in the page's status line and live region, by name (``lab_config.texts``);
+    those about Python's download, with its sizes, are :mod:`raglab_core.loading`'s.
+
+    >>> status_texts()["reset"]
+    'Valores del escenario restablecidos.'
+    """
+    ready = "Python está listo: los valores se recalculan en tu navegador."
+    return {
+        "loading": "Los valores mostrados se calcularon al publicar la página. Preparando Python en tu navegador…",
+        "ready": ready,
+        # Service workers need a secure context (HTTPS, or this machine's own address): elsewhere, as on
+        # plain HTTP from a LAN address, the page still works but cannot be kept for offline use.
+        "ready_without_offline": ready + " Sin HTTPS, esta página no queda guardada para usarla sin conexión.",
+        "worker_stopped": "El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.",
+        "no_boot": "No se pudo cargar el arranque del cálculo (boot.js): ves el estado inicial. Recarga la página.",
+        "from_file": (
+            "Abriste el archivo directamente: ves el estado inicial calculado al publicar la página. "
+            "Para mover los controles, sírvela desde un servidor web (por ejemplo, «make serve» "
+            "o «python3 -m http.server» en la carpeta dist/)."
+        ),
+        "unsupported": "Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.",
+        "no_worker": "No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.",
+        "reset": "Valores del escenario restablecidos.",
+        "copied": "Enlace copiado: pégalo para compartir este estado del laboratorio.",
+        "not_copied": "No se pudo copiar el enlace: cópialo de la barra de direcciones.",
+    }
+
+
 # --- readings -----------------------------------------------------------------------------
 
 
@@ -340,15 +372,33 @@ def chunking_reading(values, outputs, fp) -> str:
 
 
 def announcements(values, outputs) -> dict:
-    """Short summaries for the page's polite live region, one per panel."""
+    """Short summaries for the page's polite live region, one per panel; a value shown as «—» comes with its reason.
+
+    >>> out = lambda text, note=None: {"text": text, "note": note}
+    >>> announcements({"k": 5}, {"precision": out("0,600"), "recall": out("—", "Sin calcular: corrige los relevantes totales."),
+    ...     "mrr": out("1,000"), "ndcg": out("0,623"), "chunks": out("2"), "indexed_tokens": out("1024"),
+    ...     "duplication": out("0,0 %")})["metrics"]
+    'Precision@5 0,600, Recall@5 —, MRR@5 1,000, nDCG@5 0,623. Sin calcular: corrige los relevantes totales.'
+    """
     k = values["k"]
     at = f"@{k}" if k is not None else "@k"
-    metrics_text = ", ".join(
-        f"{label}{at} {outputs[name]['text']}"
-        for label, name in (("Precision", "precision"), ("Recall", "recall"), ("MRR", "mrr"), ("nDCG", "ndcg"))
-    )
+    metric_names = (("Precision", "precision"), ("Recall", "recall"), ("MRR", "mrr"), ("nDCG", "ndcg"))
+    metrics_text = ", ".join(f"{label}{at} {outputs[name]['text']}" for label, name in metric_names)
     chunking_text = (
         f"Chunks {outputs['chunks']['text']}, tokens indexados {outputs['indexed_tokens']['text']}, "
         f"duplicación {outputs['duplication']['text']}"
     )
-    return {"metrics": metrics_text + ".", "chunking": chunking_text + "."}
+    return {
+        "metrics": _with_reasons(metrics_text, outputs, [name for _, name in metric_names]),
+        "chunking": _with_reasons(chunking_text, outputs, ["chunks", "indexed_tokens", "duplication"]),
+    }
+
+
+def _with_reasons(text, outputs, names) -> str:
+    """``text`` closed with a full stop, then each distinct note of the outputs ``names`` (why a value is «—»)."""
+    notes = []
+    for name in names:
+        note = outputs[name]["note"]
+        if note and note not in notes:
+            notes.append(note)
+    return " ".join([text + "."] + notes)

@@ -75,7 +75,7 @@ def test_json_run_is_detected_by_its_first_non_blank_character():
 def test_each_bad_line_is_reported_with_file_line_and_reason_in_both_languages(parse, lines, line, kind, english, spanish):
     error = error_of(parse, lines, name="data/input.txt")
     assert error.english() == f"data/input.txt, line {line}: {english}"
-    assert str(error).startswith(f"data/input.txt, línea {line}: {spanish}")
+    assert str(error).startswith(f"«data/input.txt», línea {line}: {spanish}")
     assert error.name == "data/input.txt"
     assert [(problem.line, problem.kind) for problem in error.problems] == [(line, kind)]
     assert isinstance(error, LabError) and isinstance(error, ValueError)
@@ -93,7 +93,7 @@ def test_an_empty_or_blank_file_is_an_error(parse, what, lines):
 def test_a_run_given_as_qrels_is_named_as_such_once():
     error = error_of(parse_qrels, ["", "301 Q0 FT1 1 12.5 bm25", "301 Q0 FT2 2 11.0 bm25"], name="run.txt")
     assert error.english() == "run.txt, line 2: this looks like a run file (6 columns: qid Q0 docid rank score tag), not qrels"
-    assert str(error) == "run.txt, línea 2: esto parece un fichero de run (6 columnas: qid Q0 docid rank score tag), no de qrels"
+    assert str(error) == "«run.txt», línea 2: esto parece un fichero de run (6 columnas: qid Q0 docid rank score tag), no de qrels"
 
 
 def test_qrels_given_as_a_run_are_named_as_such_once():

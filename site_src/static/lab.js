@@ -12,6 +12,7 @@
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const NAMES = config.form.controls.map((row) => row.name); // raglab_core.form's table
   const documents = config.scenario.documents;
+  const TEXTS = config.texts; // raglab_core.readings.status_texts: every sentence this file shows
 
   const controls = {};
   const defaults = {};
@@ -57,6 +58,12 @@
     }
   }
 
+  // The slider of each control: the control itself, or the mouse-friendly companion of a text field.
+  const sliderOf = {};
+  for (const name of NAMES) {
+    sliderOf[name] = controls[name].type === "range" ? controls[name] : document.querySelector(`[data-companion-for="${name}"]`);
+  }
+
   function readUrl() {
     const params = new URLSearchParams(location.search);
     for (const name of NAMES) {
@@ -77,16 +84,28 @@
       if (raw[name] !== undefined && (name === "total" || raw[name] !== defaults[name])) params.set(name, raw[name]);
     }
     if (raw.grades !== undefined && raw.grades !== defaultGrades) params.set("grades", raw.grades);
-    const query = params.toString();
+    const query = params.toString().replace(/%2C/g, ","); // commas need no escape in a query: grades stay readable
     const url = (query ? `?${query}` : location.pathname) + location.hash;
     if (new URL(url, location.href).href !== location.href) history.replaceState(null, "", url);
   }
 
-  function echo(name) {
+  // The echo repeats what the state holds, as typed or as the URL said it; a slider that cannot show
+  // that value (?umbral=0, ?k=abc) is marked data-unheld, and hides its thumb (lab.css) rather than
+  // point at a value the state does not hold. `control` is the view's, once Python has judged it.
+  function echo(name, control) {
     const shown = document.querySelector(`[data-echo="${name}"]`);
-    if (shown) shown.textContent = controls[name].value;
-    const companion = document.querySelector(`[data-companion-for="${name}"]`);
-    if (companion) companion.value = controls[name].value;
+    if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
+    const slider = sliderOf[name];
+    if (!slider) return;
+    if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
+    const held = slider.value === String(raw[name]) || (control !== undefined && control.value !== null && String(control.value) === slider.value);
+    if (held) {
+      slider.removeAttribute("data-unheld");
+      slider.removeAttribute("aria-valuetext");
+    } else {
+      slider.setAttribute("data-unheld", "");
+      slider.setAttribute("aria-valuetext", String(raw[name]));
+    }
   }
 
   // The state sent to Python for these typed values and this order of edits.
@@ -242,7 +261,7 @@
   let aheadLeft = AHEAD; // and so for the first view too
   const sliders = [];
   for (const name of NAMES) {
-    const slider = controls[name].type === "range" ? controls[name] : document.querySelector(`[data-companion-for="${name}"]`);
+    const slider = sliderOf[name];
     if (slider && name !== "total") sliders.push({ name, slider });
   }
 
@@ -293,10 +312,11 @@
   }
 
   // Writes `view`, computed for `viewState` (the form's state at change number `change`).
-  function show(view, viewState, change, viewKey = adoptTotal(view.controls.total, viewState)) {
+  function show(view, viewState, change) {
     const applyStart = performance.now();
     applyView(view);
-    shownKey = viewKey;
+    showTotal(view.controls.total, viewState);
+    shownKey = key(viewState);
     shownChange = change;
     markBusy();
     performance.measure("raglab:apply-view", { start: applyStart });
@@ -326,16 +346,14 @@
       const viewState = sent;
       const viewChange = sentChange;
       keep(key(viewState), message.view);
-      const newer = () => viewChange > shownChange || root.dataset.ready !== "true";
-      // A total this view raises is adopted first, so that the latest state goes to Python with it.
-      const viewKey = newer() ? adoptTotal(message.view.controls.total, viewState) : null;
+      const newer = viewChange > shownChange || root.dataset.ready !== "true";
       if (queued) request(); // Python starts on the latest state while this one is written
-      if (viewKey !== null && newer()) show(message.view, viewState, viewChange, viewKey);
+      if (newer) show(message.view, viewState, viewChange);
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
-        const readyText = "Python está listo: los valores se recalculan en tu navegador." + offlineUnavailable;
-        setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
+        const readyText = config.serviceWorker && !window.isSecureContext ? TEXTS.ready_without_offline : TEXTS.ready;
+        setStatus(notice ? "warning" : "ready", notice ? [notice, readyText].join(" ") : readyText);
         registerServiceWorker();
       }
       computeAhead();
@@ -346,9 +364,10 @@
     } else if (message.type === "error") {
       busy = false;
       fail(message.text, message.detail);
+      if (queued) request(); // the state the user moved to since may well be fine
     } else if (message.type === "worker-error") {
       busy = false;
-      fail("El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.", message.detail);
+      fail(TEXTS.worker_stopped, message.detail);
     }
   }
 
@@ -364,13 +383,6 @@
     statusProgress.hidden = kind !== "loading";
     if (typeof fraction === "number") statusProgress.value = fraction;
   }
-
-  // Service workers need a secure context (HTTPS, or this machine's own address): elsewhere, as on
-  // plain HTTP from a LAN address, the page still works but cannot be kept for offline use.
-  const offlineUnavailable =
-    config.serviceWorker && !window.isSecureContext
-      ? " Sin HTTPS, esta página no queda guardada para usarla sin conexión."
-      : "";
 
   // --- writing the view ----------------------------------------------------------------------
 
@@ -394,22 +406,16 @@
     if (node.dataset[key] !== value) node.dataset[key] = value;
   }
 
-  // The total input always shows the total in use (DESIGN §4.1): the judged count while it follows
-  // the threshold, or the user's value raised to it. Only when the user has not typed since.
-  // What the user typed is left as typed.
-  // Returns the key of the state whose values are shown: `viewState`, or it with the raised total.
-  function adoptTotal(total, viewState) {
-    const shown = key(viewState);
-    if (total.value === null || raw.total !== viewState.total) return shown;
-    const value = String(total.value);
-    if (total.raised_from !== null) {
-      raw.total = value;
-      if (controls.total.value !== value) controls.total.value = value;
-      writeUrl();
-      return key({ ...viewState, total: value }); // the values shown are those of the raised total
-    }
-    if (!total.set && controls.total.value !== value) controls.total.value = value;
-    return shown;
+  // The total input shows the total in use (DESIGN §4.1): the judged count while it follows the
+  // threshold, or the user's value raised to it. A raise belongs to the view, not to the user: `raw`
+  // and the URL keep the user's total, which comes back once the threshold allows it. Left alone
+  // while the user has typed since, or is typing in it (an emptied field is not refilled under them).
+  // A total that follows an invalid threshold has no value: the field is then empty.
+  function showTotal(total, viewState) {
+    if (raw.total !== viewState.total || document.activeElement === controls.total) return;
+    if (total.value === null && total.set) return; // the user's own invalid total, left as typed
+    const value = total.value === null ? "" : String(total.value);
+    if (controls.total.value !== value) controls.total.value = value;
   }
 
   // The nodes of each name, looked up once: a view writes some thirty of them on every change.
@@ -427,6 +433,7 @@
       if (!input) continue;
       if (error) input.setAttribute("aria-invalid", "true");
       else input.removeAttribute("aria-invalid");
+      echo(name, control);
     }
     for (const [name, output] of Object.entries(view.outputs)) {
       for (const node of nodes(`[data-output="${name}"]`)) {
@@ -526,6 +533,13 @@
       changed(name);
     });
   }
+  // An emptied total follows the threshold again (Python reads "" so): once the user leaves the field,
+  // the state drops it, and the field shows the count in use.
+  controls.total.addEventListener("change", () => {
+    if (raw.total === undefined || raw.total.trim() !== "") return;
+    delete raw.total;
+    changed("total");
+  });
   for (const companion of document.querySelectorAll("[data-companion-for]")) {
     companion.addEventListener("input", () => {
       const name = companion.dataset.companionFor;
@@ -542,6 +556,82 @@
     });
   }
 
+  // «Restablecer» and «Copiar enlace» (DESIGN §4.3).
+  const actionStatus = document.querySelector("[data-action-status]");
+  function say(text) {
+    liveRegion.textContent = text;
+    actionStatus.textContent = text;
+  }
+
+  // Every control back to the scenario's defaults, grades included; the URL without a query. Before
+  // Python is ready the page still shows the build's render, which is the view of exactly this state.
+  function reset() {
+    for (const name of Object.keys(raw)) delete raw[name];
+    Object.assign(raw, defaults);
+    delete raw.total; // follows the threshold again
+    edited.splice(0);
+    for (const name of NAMES) {
+      controls[name].value = defaults[name];
+      echo(name);
+    }
+    for (const doc of documents) gradeSelects[doc.id].value = String(doc.grade);
+    changes += 1;
+    aheadLeft = AHEAD;
+    request();
+    writeUrl();
+    markBusy();
+    say(TEXTS.reset);
+  }
+
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      say(TEXTS.copied);
+    } catch (error) {
+      say(TEXTS.not_copied); // no clipboard here (plain HTTP from another machine), or permission refused
+    }
+  }
+
+  document.querySelector('[data-action="reset"]').addEventListener("click", reset);
+  document.querySelector('[data-action="copy-link"]').addEventListener("click", copyLink);
+
+  // Definitions open next to their «?», never over the value they define (the browser's default is
+  // the middle of the viewport): under the card or control that holds the button, or above it when
+  // the viewport has no room below. Kept there while the page scrolls.
+  const POPOVER_GAP = 6;
+  function place(popover, button) {
+    const around = (button.closest(".output, .control, .breakdown-totals > div") || button).getBoundingClientRect();
+    const own = button.getBoundingClientRect();
+    const box = popover.getBoundingClientRect();
+    const above = around.top - POPOVER_GAP - box.height;
+    const below = around.bottom + POPOVER_GAP;
+    const top = below + box.height <= innerHeight || above < 0 ? below : above;
+    const left = Math.max(POPOVER_GAP, Math.min(own.right - box.width, innerWidth - box.width - POPOVER_GAP));
+    popover.style.top = `${Math.round(top)}px`;
+    popover.style.left = `${Math.round(left)}px`;
+  }
+  let openDefinition = null;
+  for (const button of document.querySelectorAll("button[popovertarget]")) {
+    const popover = document.getElementById(button.getAttribute("popovertarget"));
+    if (!popover) continue;
+    // Hidden until placed: "toggle" comes a task after the popover is shown, and its size is known.
+    popover.addEventListener("beforetoggle", (event) => {
+      if (event.newState === "open") popover.style.visibility = "hidden";
+    });
+    popover.addEventListener("toggle", (event) => {
+      if (event.newState === "open") {
+        openDefinition = [popover, button];
+        place(popover, button);
+        popover.style.visibility = "";
+      } else if (openDefinition && openDefinition[0] === popover) {
+        openDefinition = null;
+      }
+    });
+  }
+  const replace = () => openDefinition && place(...openDefinition);
+  addEventListener("scroll", replace, { passive: true });
+  addEventListener("resize", replace, { passive: true });
+
   // Offline after one visit: registered once Python is ready, so it never competes with the boot.
   let serviceWorkerRegistered = false;
   function registerServiceWorker() {
@@ -553,20 +643,14 @@
   // The worker was started by boot.js, as early as possible; take it over.
   function attachWorker() {
     const boot = window.raglabBoot;
-    window.raglabAttach = null;
     if (!boot) {
-      fail("No se pudo cargar el arranque del cálculo (boot.js): ves el estado inicial. Recarga la página.");
+      fail(TEXTS.no_boot);
     } else if (boot.problem === "file") {
-      setStatus(
-        "error",
-        "Abriste el archivo directamente: ves el estado inicial calculado al publicar la página. " +
-          "Para mover los controles, sírvela desde un servidor web (por ejemplo, «make serve» " +
-          "o «python3 -m http.server» en la carpeta dist/)."
-      );
+      setStatus("error", TEXTS.from_file);
     } else if (boot.problem === "unsupported") {
-      fail("Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.");
+      fail(TEXTS.unsupported);
     } else if (boot.problem) {
-      fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", boot.problem);
+      fail(TEXTS.no_worker, boot.problem);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
       setStatus("static", config.dataSaverText); // raglab_core.loading, with the runtime's size
@@ -579,7 +663,7 @@
       for (const type of ["focusin", "pointerdown", "input"]) lab.addEventListener(type, begin, true);
     } else {
       worker = boot.worker;
-      setStatus("loading", "Los valores mostrados se calcularon al publicar la página. Preparando Python en tu navegador…");
+      setStatus("loading", TEXTS.loading);
       boot.take(onMessage);
     }
   }
@@ -589,10 +673,6 @@
   writeUrl();
   markBusy();
   if (window.raglabBoot && window.raglabBoot.views) window.raglabBoot.views.then(useTable);
-  if (window.raglabBoot) {
-    attachWorker();
-  } else {
-    window.raglabAttach = attachWorker; // boot.js (async) has not run yet: it calls this when it does
-    setTimeout(() => window.raglabBoot || attachWorker(), 20_000);
-  }
+  // boot.js is inline in <head> and this file deferred: boot.js has run (or failed: then no raglabBoot).
+  attachWorker();
 })();
