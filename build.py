@@ -36,7 +36,7 @@ from raglab_site.views import view_table_assets
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, form, loading, readings  # noqa: E402
+from raglab_core import LabError, data_panel, form, loading, readings  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -210,6 +210,7 @@ def make_site() -> dict[str, bytes]:
         raise BuildError(SRC / "static" / "worker.js", "missing asset: the page's Python worker")
     lab_config = {
         "worker": assets["worker.js"]["url"],
+        "dataWorker": assets["data-worker.js"]["url"],  # the «Tus datos» code, imported by the worker when asked
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
@@ -220,6 +221,7 @@ def make_site() -> dict[str, bytes]:
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
+        "data": data_panel.page_settings(),  # its default measures, rows drawn and sentences
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).

@@ -9,6 +9,8 @@ What it holds:
   judged count of ``umbral`` or is checked or raised (:func:`_settle_total`),
   and an overlap not below the chunk size is reported on the field the user
   changed last (:func:`_settle_overlap`);
+- ``posicion``, the evidence's place on the strip, never carries an error:
+  a value that cannot be read is left to follow the first window border;
 - :data:`CONTROL_LABELS`, how messages name each control, and
   :func:`invalid_labels`, the Spanish list of the invalid ones.
 
@@ -36,6 +38,8 @@ CONTROL_LABELS = {
     "tokens_doc": "los tokens por documento",
     "chunk": "el chunk size",
     "solape": "el solape",
+    "evidencia": "la longitud de la evidencia",
+    "posicion": "la posición de la evidencia",
     "grades": "los grados",
 }
 #: The chunking controls, in the order :func:`~raglab_core.chunking.footprint` takes them.
@@ -163,6 +167,9 @@ def read_controls(state: dict, scenario: dict, edited: list):
         name = row["name"]
         if name == "total" and raw[name] is None:  # follows the threshold: set below
             continue
+        if name == "posicion":  # a place on the strip, never an error: what cannot be read follows the border
+            controls[name], values[name] = _read_position(raw[name])
+            continue
         try:
             value = whole_in_range(raw[name], name, row["min"], row["max"], why.get(name, ""))
         except LabError as error:
@@ -173,6 +180,20 @@ def read_controls(state: dict, scenario: dict, edited: list):
     _settle_total(controls, values, raw["total"], scenario, edited)
     _settle_overlap(controls, values, edited, fail)
     return controls, values
+
+
+def _read_position(raw):
+    """The evidence's start token as the URL or the slider gave it, or ``None`` (then it follows the first border).
+
+    Any whole number is taken: the lab clamps it to the strip, as a slider
+    would, and fills in ``min``, ``max`` and the words for screen readers
+    (:func:`raglab_core.lab.compute`).
+    """
+    try:
+        value = None if raw is None else whole_in_range(raw, "posicion", 0, 10**MAX_TEXT_LENGTH)
+    except LabError:
+        value = None
+    return {"value": value, "error": None, "set": value is not None}, value
 
 
 def _settle_total(controls, values, raw_total, scenario, edited) -> None:

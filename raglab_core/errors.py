@@ -90,8 +90,10 @@ MESSAGES = {
         "esto parece un fichero de run (6 columnas: " + RUN_LAYOUT + "), no de qrels",
     ),
     "looks_like_qrels": (
-        "this looks like a qrels file (4 columns: " + QRELS_LAYOUT + "), not a run",
-        "esto parece un fichero de qrels (4 columnas: " + QRELS_LAYOUT + "), no un run",
+        "this looks like a qrels file, not a run: its first line has {found} columns, as qrels have ("
+        + QRELS_LAYOUT + ", or BEIR's query-id corpus-id score), where a run has 6 (" + RUN_LAYOUT + ")",
+        "esto parece un fichero de qrels, no un run: su primera línea tiene {found} columnas, como los qrels ("
+        + QRELS_LAYOUT + ", o query-id corpus-id score en BEIR), y un run tiene 6 (" + RUN_LAYOUT + ")",
     ),
     "relevance": (
         "relevance {value!r} is not an integer in ASCII digits",
@@ -112,6 +114,32 @@ MESSAGES = {
     "json_shape": (
         "JSON {what} must be an object {{qid: {{docid: value}}}}; {where} is not an object",
         "{what} JSON deben ser un objeto {{qid: {{docid: valor}}}}; {where} no es un objeto",
+    ),
+    # raglab_core.decoding: a file that is not UTF-8, its likely encoding, and how to save it as UTF-8
+    "not_utf8_utf16": (
+        "{name}: not UTF-8 text: it looks like UTF-16 (it starts with a UTF-16 byte order mark; Windows PowerShell 5 "
+        "writes UTF-16 with > and Out-File). The first byte that is not UTF-8 is at offset {offset}. Save it as "
+        "UTF-8: in PowerShell, Get-Content {name} | Set-Content -Encoding utf8 {utf8_name}; in an editor, "
+        '"Save as" with the UTF-8 encoding.',
+        "No se pudo leer «{name}»: no es texto UTF-8; parece UTF-16 (empieza con la marca de orden de bytes de "
+        "UTF-16, y Windows PowerShell 5 escribe así con > y Out-File). El primer byte que no es UTF-8 está en la "
+        "posición {offset} (contando desde 0). Guárdalo como UTF-8: en PowerShell, Get-Content {name} | "
+        "Set-Content -Encoding utf8 {utf8_name}, o en un editor, «Guardar como» con la codificación UTF-8.",
+    ),
+    "not_utf8_cp1252": (
+        "{name}: not UTF-8 text: it looks like Windows-1252 (Latin-1): byte {byte} at offset {offset} is {char!r} "
+        "in Windows-1252. Save it as UTF-8: iconv -f WINDOWS-1252 -t UTF-8 {name} > {utf8_name}, or \"Save as\" "
+        "with the UTF-8 encoding in an editor.",
+        "No se pudo leer «{name}»: no es texto UTF-8; parece Windows-1252 (Latin-1): el byte {byte}, en la "
+        "posición {offset} (contando desde 0), es «{char}» en Windows-1252. Guárdalo como UTF-8: iconv -f "
+        "WINDOWS-1252 -t UTF-8 {name} > {utf8_name}, o en un editor, «Guardar como» con la codificación UTF-8.",
+    ),
+    "not_utf8_byte": (
+        "{name}: not UTF-8 text: byte {byte} at offset {offset} is not valid UTF-8. Save the file as UTF-8 "
+        '("Save as" with the UTF-8 encoding in an editor, or iconv -t UTF-8).',
+        "No se pudo leer «{name}»: no es texto UTF-8: el byte {byte}, en la posición {offset} (contando desde 0), "
+        "no es UTF-8 válido. Guárdalo como UTF-8 (en un editor, «Guardar como» con la codificación UTF-8, o con "
+        "iconv -t UTF-8).",
     ),
     "not_utf8": ("{name}: not UTF-8 text ({reason})", "No se pudo leer «{name}»: no es un fichero de texto UTF-8 legible."),
     # The words around those problems: where they are, and the report that lists them.

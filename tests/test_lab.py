@@ -292,6 +292,10 @@ def test_controls_are_read_within_the_form_tables_ranges(scenario):
     from raglab_core import form
 
     for row in form.table(len(scenario["documents"]))["controls"]:
+        if row["name"] == "posicion":  # a place on the strip: clamped to it, never an error
+            position = view_of(scenario, posicion=str(row["max"] + 1))["controls"]["posicion"]
+            assert position["error"] is None and position["value"] == position["max"] == 1200 - 100
+            continue
         assert view_of(scenario, **{row["name"]: str(row["max"] + 1)})["controls"][row["name"]]["error"], row["name"]
         if row["min"] > 0:
             assert view_of(scenario, **{row["name"]: str(row["min"] - 1)})["controls"][row["name"]]["error"]
@@ -331,10 +335,11 @@ RANKING_STATES = [
     )
 ]
 CHUNKING_STATES = [
-    {"docs": docs, "tokens_doc": tokens, "chunk": chunk, "solape": overlap}
+    {"docs": docs, "tokens_doc": tokens, "chunk": chunk, "solape": overlap, "evidencia": length}
     for docs in (0, 1, 3)
     for tokens in (0, 1, 2, 100, 1200)
     for chunk, overlap in ((1, 0), (2, 1), (100, 0), (100, 99), (512, 64), (64, 64))
+    for length in (1, 2, 100, 600)
 ]
 NUMBER = r"\d+(?:,\d+)?"
 
@@ -410,8 +415,20 @@ def check_chunking_reading(view):
         assert number(out["stride"]["text"]) == f"{stride} {'token' if stride == '1' else 'tokens'}"
     for indexed in claims(r"El índice guarda ([\d ]+) tokens", reading):
         assert indexed == number(out["indexed_tokens"]["text"])
-    for pct in claims(r"\((\d+,\d %)\)", reading):
+    for pct in claims(r"\(el ([\d ]+,\d %) del corpus, no del índice\)", reading):
         assert pct == number(out["duplication"]["text"])
+    for share in claims(r"queda entera en al menos un chunk en (?:el )?((?:más del |menos del )?[\d,]+ %) de las posiciones", reading):
+        assert share == number(out["containment"]["text"]) and 0 < out["containment"]["value"] < 1
+    if "queda siempre entera" in reading:
+        assert out["containment"]["value"] == 1
+    if "queda siempre partida" in reading:
+        assert out["containment"]["value"] == 0 and out["min_overlap_whole"]["raw"] == ""
+    for minimum in claims(r"(?:Con un solape de|Bastaría un solape de|Un solape de) ([\d ]+)", reading):
+        assert int(minimum.replace(" ", "")) == out["min_overlap_whole"]["value"]
+    for before, after in claims(r"el índice pasaría de ([\d ]+) a ([\d ]+) tokens", reading):
+        assert (before, after) == (number(out["indexed_tokens"]["text"]), number(out["indexed_tokens_whole"]["text"]))
+    for touching in claims(r"De media la tocan ([\d ,]+) chunks", reading):
+        assert touching == number(out["windows_touching"]["text"])
     for chunks in claims(r"el índice guarda ([\d ]+) chunks?", reading):
         assert chunks == number(out["chunks"]["text"])
 
@@ -422,6 +439,7 @@ def test_readings_quote_the_cards_and_use_correct_spanish(scenario, state):
     check_metrics_reading(scenario, state, view)
     check_chunking_reading(view)
     texts = [view["outputs"][name]["text"] for name in ("metrics_reading", "chunking_reading", "stride", "duplicated_tokens")]
+    texts += [view["chunk_windows"]["text"], view["chunk_windows"].get("scale", "")]
     texts += [row["movement_label"] for row in view["ranking"]]
     texts += [c["error"] for c in view["controls"].values() if c["error"]]
     for text in texts:
@@ -509,7 +527,7 @@ def test_chunk_windows_follow_the_contract(scenario, tokens, chunk, overlap):
         (j * stride, min(j * stride + chunk, tokens)) for j in range(min(w["windows"], 12))
     ]
     assert w["more"] == w["windows"] - len(w["shown"])
-    assert all(0 <= s["x"] and s["x"] + s["width"] <= 600.01 for s in w["shown"])
+    assert all(0 <= s["x"] and s["x"] + s["width"] <= w["geometry"]["width"] + 0.01 for s in w["shown"])
     if w["more"]:
         assert f"y {w['more']} ventanas más" in w["text"]
 
@@ -517,7 +535,8 @@ def test_chunk_windows_follow_the_contract(scenario, tokens, chunk, overlap):
 def test_extreme_overlap_is_warned_about_in_words(scenario):
     reading = view_of(scenario, chunk=512, solape=511)["outputs"]["chunking_reading"]["text"]
     assert "689 chunks con un stride de 1 token" in reading
-    assert "Aviso: un solape de 511 en chunks de 512 deja un stride de 1 token, así que el índice ocupa 294,0 veces el corpus" in reading
+    assert "así que el corpus se indexa 293,97 veces" in reading
+    assert "Aviso: un solape de 511 en chunks de 512 deja un stride de 1 token: la mayor parte de lo que guarda el índice son copias" in reading
     assert "Aviso" not in view_of(scenario)["outputs"]["chunking_reading"]["text"]
 
 

@@ -98,7 +98,10 @@ def test_a_run_given_as_qrels_is_named_as_such_once():
 
 def test_qrels_given_as_a_run_are_named_as_such_once():
     error = error_of(parse_run, ["301 0 FT1 1", "301 0 FT2 0"], name="qrels.txt")
-    assert error.english() == "qrels.txt, line 1: this looks like a qrels file (4 columns: qid iter docid rel), not a run"
+    assert error.english() == (
+        "qrels.txt, line 1: this looks like a qrels file, not a run: its first line has 4 columns, as qrels have "
+        "(qid iter docid rel, or BEIR's query-id corpus-id score), where a run has 6 (qid Q0 docid rank score tag)"
+    )
     assert len(error.problems) == 1 and error.more == 0
 
 

@@ -38,6 +38,7 @@
         decoder: { module: absolute(config.snapshot.decoder.module), wasm: absolute(config.snapshot.decoder.wasm) },
       },
       lock: config.lock,
+      data: absolute(config.dataWorker),
     });
     return worker;
   }

@@ -11,6 +11,8 @@
   const root = document.documentElement;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const NAMES = config.form.controls.map((row) => row.name); // raglab_core.form's table
+  // Controls whose value follows the others until the URL or the user sets it (`total`, `posicion`).
+  const FOLLOWING = config.form.controls.filter((row) => row.follows).map((row) => row.name);
   const documents = config.scenario.documents;
   const TEXTS = config.texts; // raglab_core.readings.status_texts: every sentence this file shows
 
@@ -40,9 +42,10 @@
   const liveRegion = document.querySelector("[data-announce]");
 
   // What the user asked for, by name, exactly as typed or as found in the URL: Python judges it.
-  // `total` is absent until the URL or the user sets it: Python then uses the judged count.
+  // `total` and `posicion` are absent until the URL or the user sets them: Python then uses the judged
+  // count, and the first window border.
   const raw = { ...defaults };
-  delete raw.total;
+  for (const name of FOLLOWING) delete raw[name];
   // The controls the user changed, most recent last: Python puts a conflict's error on the last one.
   const edited = [];
 
@@ -81,7 +84,7 @@
   function writeUrl() {
     const params = new URLSearchParams();
     for (const name of NAMES) {
-      if (raw[name] !== undefined && (name === "total" || raw[name] !== defaults[name])) params.set(name, raw[name]);
+      if (raw[name] !== undefined && (FOLLOWING.includes(name) || raw[name] !== defaults[name])) params.set(name, raw[name]);
     }
     if (raw.grades !== undefined && raw.grades !== defaultGrades) params.set("grades", raw.grades);
     const query = params.toString().replace(/%2C/g, ","); // commas need no escape in a query: grades stay readable
@@ -96,7 +99,7 @@
     const shown = document.querySelector(`[data-echo="${name}"]`);
     if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
     const slider = sliderOf[name];
-    if (!slider) return;
+    if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
     if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
     const held = slider.value === String(raw[name]) || (control !== undefined && control.value !== null && String(control.value) === slider.value);
     if (held) {
@@ -262,7 +265,7 @@
   const sliders = [];
   for (const name of NAMES) {
     const slider = sliderOf[name];
-    if (slider && name !== "total") sliders.push({ name, slider });
+    if (slider && !FOLLOWING.includes(name)) sliders.push({ name, slider });
   }
 
   function statesAhead() {
@@ -425,6 +428,18 @@
     return nodeCache.get(selector);
   }
 
+  // The evidence's place on the strip: its range and words are Python's; while it follows the first
+  // border (not set by the URL or the user) its value is Python's too.
+  function adoptPosition(position) {
+    const input = controls.posicion;
+    input.disabled = position.value === null;
+    setAttr(input, "max", String(position.max));
+    setAttr(input, "aria-valuetext", position.valuetext);
+    if (position.value !== null && raw.posicion === undefined && input.value !== String(position.value)) {
+      input.value = String(position.value);
+    }
+  }
+
   function applyView(view) {
     for (const [name, control] of Object.entries(view.controls)) {
       const error = control.error || "";
@@ -435,6 +450,7 @@
       else input.removeAttribute("aria-invalid");
       echo(name, control);
     }
+    adoptPosition(view.controls.posicion);
     for (const [name, output] of Object.entries(view.outputs)) {
       for (const node of nodes(`[data-output="${name}"]`)) {
         setText(node, output.text);
@@ -463,32 +479,50 @@
     viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
   }
 
-  // The strip's geometry comes from raglab_core.arithmetic: this only moves rectangles.
+  // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
+  const evidenceMark = strip && strip.querySelector("[data-evidence]");
   function applyWindows(w) {
     if (!strip) return;
+    const g = w.geometry;
     setData(strip, "windows", w.windows === null ? "" : String(w.windows));
     setData(strip, "whole", String(w.whole));
-    setAttr(strip, "viewBox", `0 0 600 ${w.height || 24}`); // an SVG attribute set, even unchanged, relays it out
+    setAttr(strip, "viewBox", `0 0 ${g.width} ${w.height || g.top}`); // an SVG attribute set, even unchanged, relays it out
     for (const node of nodes("[data-windows-text]")) setText(node, w.text);
+    for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
+    for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
+    const e = w.evidence;
+    setData(evidenceMark, "start", e ? String(e.start) : "");
+    setData(evidenceMark, "end", e ? String(e.end) : "");
+    for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {
+      setAttr(evidenceMark, name, String(value));
+    }
     const mark = strip.querySelector("[data-stride-mark]");
     const [x1, x2] = w.stride_mark || [0, 0];
     setAttr(mark, "x1", String(x1));
     setAttr(mark, "x2", String(x2));
-    const drawn = strip.querySelectorAll("[data-window]");
+    let drawn = strip.querySelectorAll("[data-window]");
     const same = drawn.length === w.shown.length &&
       w.shown.every((win, j) => drawn[j].dataset.start === String(win.start) && drawn[j].dataset.end === String(win.end) &&
         drawn[j].getAttribute("width") === String(win.width));
-    if (same) return;
-    for (const node of drawn) node.remove();
-    for (const win of w.shown) {
-      const rect = document.createElementNS(SVG, "rect");
-      rect.setAttribute("data-window", "");
-      rect.dataset.start = String(win.start);
-      rect.dataset.end = String(win.end);
-      rect.dataset.clipped = String(win.clipped);
-      for (const [name, value] of [["x", win.x], ["y", win.y], ["width", win.width], ["height", 9]]) rect.setAttribute(name, value);
-      strip.appendChild(rect);
+    if (!same) {
+      for (const node of drawn) node.remove();
+      for (const win of w.shown) {
+        const rect = document.createElementNS(SVG, "rect");
+        rect.setAttribute("data-window", "");
+        rect.dataset.start = String(win.start);
+        rect.dataset.end = String(win.end);
+        rect.dataset.clipped = String(win.clipped);
+        for (const [name, value] of [["x", win.x], ["y", win.y], ["width", win.width], ["height", g.row_height]]) {
+          rect.setAttribute(name, value);
+        }
+        strip.insertBefore(rect, evidenceMark); // the evidence stays drawn on top
+      }
+      drawn = strip.querySelectorAll("[data-window]");
     }
+    w.shown.forEach((win, j) => {
+      setData(drawn[j], "holds", String(win.holds));
+      setData(drawn[j], "touches", String(win.touches));
+    });
   }
 
   const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
@@ -568,7 +602,7 @@
   function reset() {
     for (const name of Object.keys(raw)) delete raw[name];
     Object.assign(raw, defaults);
-    delete raw.total; // follows the threshold again
+    for (const name of FOLLOWING) delete raw[name]; // the total follows the threshold again, the evidence the border
     edited.splice(0);
     for (const name of NAMES) {
       controls[name].value = defaults[name];

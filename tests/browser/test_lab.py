@@ -340,8 +340,9 @@ def test_dragging_chunk_below_the_overlap_flags_chunk_once(lab):
     expect(lab.page.locator('[data-error-for="chunk"]')).to_have_text("Debe ser mayor que el solape (64 tokens).")
     expect(lab.page.locator('[data-error-for="solape"]')).to_have_text("")
     expect(lab.control("solape")).not_to_have_attribute("aria-invalid", "true")
-    # every «—» says why: the four cards that depend on the chunk size (the stride does too)
-    expect(lab.page.locator(".panel-chunking [data-note-for]", has_text="Sin calcular: corrige el chunk size.")).to_have_count(4)
+    # every «—» says why: the four cards that depend on the chunk size (the stride does too), and the five of
+    # the evidence
+    expect(lab.page.locator(".panel-chunking [data-note-for]", has_text="Sin calcular: corrige el chunk size.")).to_have_count(9)
     assert view["controls"]["solape"]["error"] is None
 
 
