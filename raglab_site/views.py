@@ -40,10 +40,10 @@ AXES = ("k", "umbral", "rerank")
 
 
 def page_state(scenario: dict) -> dict:
-    """The state lab.js sends before any change, without the scenario: every control but ``total``
-    (which follows umbral until set) as its input's default text."""
+    """The state lab.js sends before any change, without the scenario: every control but those that
+    follow the others until set (``total``, ``posicion``), as its input's default text."""
     controls = form.table(len(scenario["documents"]))["controls"]
-    return {row["name"]: str(scenario["defaults"][row["name"]]) for row in controls if row["name"] != "total"}
+    return {row["name"]: str(scenario["defaults"][row["name"]]) for row in controls if not row["follows"]}
 
 
 def axes_of(scenario: dict) -> list[list]:
