@@ -100,7 +100,7 @@ def test_missing_queries_are_warned_about_and_the_complete_setting_is_the_clis(t
         assert [cell["raw"] for cell in view["means"][0]["cells"]] == list(report["runs"][0]["mean"].values())
         assert view["means"][0]["queries"] == (40 if complete else 20)
         [shown] = [w for w in view["warnings"] if w["code"] == missing["code"]]
-        assert shown["text"].startswith("«half.txt»: 20 de las 40 consultas de los qrels no están en el run («q02»")
+        assert shown["text"].startswith("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run («q02»")
         assert "«Contar como 0 las consultas que falten»" in shown["text"]
 
 
@@ -118,7 +118,7 @@ def test_query_id_retrieved_low_judged_and_undefined_measures_are_warned_about()
     undefined = codes["queries_without_relevant"]
     assert (undefined["count"], undefined["total"], undefined["measures"], undefined["examples"]) == (
         1, 3, ["R@10", "AP"], ["q2"])
-    assert "R@10 and AP are undefined for it" in undefined["message"]
+    assert "there is no value of R@10 and AP for it" in undefined["message"]
 
 
 def test_clean_runs_get_no_warning(capsys):

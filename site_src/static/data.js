@@ -107,8 +107,7 @@
       SLOTS.forEach((slot, index) => choose(slot, texts[index] || null));
     } catch (error) {
       console.error("raglab: sample", error);
-      setBusy(false);
-      showError(WORDS.sample_failed);
+      fail(WORDS.sample_failed);
       return;
     }
     setBusy(false);
@@ -207,16 +206,8 @@
   function evaluate() {
     if (busy) return;
     showError("");
-    if (!chosen.qrels || !chosen["run-a"]) {
-      showError(WORDS.missing);
-      statusLine.textContent = WORDS.failed;
-      return;
-    }
-    if (!window.raglabBoot || !window.raglabBoot.spawn) {
-      showError(WORDS.no_python);
-      statusLine.textContent = WORDS.failed;
-      return;
-    }
+    if (!chosen.qrels || !chosen["run-a"]) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
+    if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
     if (!worker) {
       worker = window.raglabBoot.spawn();
       worker.addEventListener("message", (event) => onMessage(event.data));

@@ -116,7 +116,7 @@ def test_complete_checkbox_gives_the_clis_complete_means(lab, tmp_path):
         [means] = raw_cells(page, '[data-panel-output="means"] tr')
         assert [float(value) for value in means] == list(report["runs"][0]["mean"].values())
         warning = page.locator('[data-output="data-warnings"] > li[data-code="queries_missing_from_run"]')
-        expect(warning).to_contain_text("«half.txt»: 20 de las 40 consultas de los qrels no están en el run")
+        expect(warning).to_contain_text("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run")
         expect(warning).to_contain_text("cuentan como 0" if complete else "quedan fuera de sus medias")
     expect(page.locator('label[for="data-complete"]')).to_have_text("Contar como 0 las consultas que falten")
 
