@@ -202,8 +202,9 @@ def make_site() -> dict[str, bytes]:
         files[f"data/sample/{path.name}"] = path.read_bytes()
         samples[path.stem] = f"data/sample/{path.name}"
 
-    if "worker.js" not in assets:  # named by no template, only by the page's configuration
-        raise BuildError(SRC / "static" / "worker.js", "missing asset: the page's Python worker")
+    for name, what in (("worker.js", "the page's Python worker"), ("data-worker.js", "the worker's «Tus datos» code")):
+        if name not in assets:  # named by no template, only by the page's configuration
+            raise BuildError(SRC / "static" / name, f"missing asset: {what}")
     lab_config = {
         "worker": assets["worker.js"]["url"],
         "dataWorker": assets["data-worker.js"]["url"],  # the «Tus datos» code, imported by the worker when asked

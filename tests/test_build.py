@@ -195,6 +195,7 @@ BAD_SOURCES = {
     ),
     "missing asset": (lambda s: (s / "static/lab.css").unlink(), "missing asset: lab.css"),
     "missing worker": (lambda s: (s / "static/worker.js").unlink(), "static/worker.js: missing asset"),
+    "missing data worker": (lambda s: (s / "static/data-worker.js").unlink(), "static/data-worker.js: missing asset"),
     "invalid scenario": (
         lambda s: edit(s / "data/scenario.json", '"grade": 3', '"grade": 7'),
         "data/scenario.json: invalid scenario at scenario.documents[3].grade",

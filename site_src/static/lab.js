@@ -412,6 +412,9 @@
 
   // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
   const evidenceMark = strip && strip.querySelector("[data-evidence]");
+  // The slider laid over the strip begins and ends where Python says, so its thumb sits on the span.
+  const setInset = (inset) => controls.posicion.style.setProperty("--inset", inset);
+  setInset(controls.posicion.dataset.inset);
   function applyWindows(w) {
     if (!strip) return;
     const g = w.geometry;
@@ -422,6 +425,7 @@
     for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
     for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
     const e = w.evidence;
+    setInset(e ? e.inset : "0%");
     setData(evidenceMark, "start", e ? String(e.start) : "");
     setData(evidenceMark, "end", e ? String(e.end) : "");
     for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {
