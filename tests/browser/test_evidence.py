@@ -97,3 +97,18 @@ def test_the_zoom_is_said_and_a_url_position_is_applied(page, base_url):
     expect(page.locator("[data-windows-scale]")).to_be_visible()
     lab.expect_matches_core()
     assert lab.errors == []
+
+
+def test_reset_brings_the_span_back_to_the_border(page, base_url):
+    lab = Lab(page, base_url, "?evidencia=300&posicion=900")
+    assert wait_for_marks(lab)["evidence"] == ["900", "1200"]
+    page.locator('[data-action="reset"]').click()
+    lab.state = {"scenario": lab.scenario}
+    shown = wait_for_marks(lab)
+    assert shown["evidence"] == ["430", "530"] and shown["valuetext"] == "tokens 430–530, partida"
+    assert lab.url_params() == {}
+    lab.expect_matches_core()
+    # Following the border again: a new overlap moves the span with it.
+    lab.type("solape", "200")
+    assert wait_for_marks(lab)["evidence"] == ["362", "462"]  # (312 + 512 - 100) // 2
+    assert lab.errors == []
