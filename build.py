@@ -31,6 +31,7 @@ from raglab_site.markdown_math import MathError, render_markdown
 from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
 from raglab_site.snapshot import snapshot_assets
 from raglab_site.templates import MissingAsset, render, template_environment
+from raglab_site.views import view_table_assets
 
 SRC = ROOT / "site_src"
 
@@ -190,6 +191,9 @@ def make_site() -> dict[str, bytes]:
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
     files.update(snapshot_files)
+    # Python's view of every state the ranking's sliders reach from the defaults (lab.js, before Python).
+    views_files, views_entry = view_table_assets(scenario)
+    files.update(views_files)
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
@@ -212,6 +216,7 @@ def make_site() -> dict[str, bytes]:
         "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
         "snapshot": snapshot_entry,
+        "views": views_entry,
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's

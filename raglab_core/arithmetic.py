@@ -106,7 +106,9 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     the first border (:func:`raglab_core.evidence.default_position`). Each
     drawn window then carries ``holds`` (it holds the span whole) and
     ``touches`` (it shares a token with it without holding it), and the
-    evidence ``holding`` and ``touching``: all the document's windows that
+    evidence's ``inset`` (a CSS percentage: where the position slider laid over
+    the strip begins and ends, so that its thumb sits on the span) and
+    ``holding`` and ``touching``: all the document's windows that
     hold or touch it, as ``{"first": index, "count": n}``. ``geometry``
     holds the drawing's constants, for the template and ``lab.js``.
 
@@ -146,6 +148,9 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     if marks:
         marks["x"] = round(marks["start"] * scale, 2)
         marks["width"] = round(max(length * scale, 1), 2)
+        # The position slider lies over the strip, inset by half the span on each side: its thumb's centre,
+        # start / (span - length) of the way along, is then the drawn span's centre (a CSS length).
+        marks["inset"] = f"{100 * length / (2 * span):.4f}%"
         # Plain JSON: the windows (0-based) as first index and count.
         for name in ("holding", "touching"):
             found = marks[name]

@@ -325,6 +325,9 @@ def panel_view(report, runs, comparison) -> dict:
         "warnings": [
             {"code": warning["code"], "text": _notice(warning).render("es")} for warning in report["warnings"]
         ],
+        "complete_note": " ".join(
+            _notice(warning).note() for warning in report["warnings"] if warning["code"] == "queries_missing_from_run"
+        ),
         "summary": _summary(report, runs),
         "metric_labels": labels,
         "means": [

@@ -60,7 +60,7 @@ CONTROLS = (
     # The start token of the evidence drawn on the strip (DESIGN §4.5); its range follows the strip,
     # and its default the first window border (raglab_core.evidence.default_position).
     _row("posicion", "strip", "Posición de la evidencia en la tira",
-         "Mueve la evidencia con el ratón o con las flechas; Inicio y Fin la llevan a los extremos.",
+         "Arrastra sobre la tira, o usa las flechas con el foco en ella; Inicio y Fin la llevan a los extremos.",
          "range", 0, MAX_TOKENS_PER_DOC),
 )
 FOLLOWING = ("total", "posicion")

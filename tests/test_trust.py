@@ -102,6 +102,8 @@ def test_missing_queries_are_warned_about_and_the_complete_setting_is_the_clis(t
         [shown] = [w for w in view["warnings"] if w["code"] == missing["code"]]
         assert shown["text"].startswith("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run («q02»")
         assert "«Contar como 0 las consultas que falten»" in shown["text"]
+        assert view["complete_note"] == (
+            "En la última evaluación, a «half.txt» le faltan 20 consultas de los qrels (de 40 en total).")
 
 
 def test_query_id_retrieved_low_judged_and_undefined_measures_are_warned_about():

@@ -49,6 +49,18 @@
   // The controls the user changed, most recent last: Python puts a conflict's error on the last one.
   const edited = [];
 
+  // A control the reader moved before this script ran (the page is painted, and its sliders answer
+  // the keyboard, before the deferred scripts run): the change counts, as if made now.
+  function readEarlyMoves() {
+    const params = new URLSearchParams(location.search);
+    for (const name of NAMES) {
+      if (params.has(name) || controls[name].value === controls[name].defaultValue) continue;
+      raw[name] = controls[name].value;
+      echo(name);
+      edited.push(name);
+    }
+  }
+
   // The slider of each control: the control itself, or the mouse-friendly companion of a text field.
   const sliderOf = {};
   for (const name of NAMES) {
@@ -167,14 +179,71 @@
     if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value);
   }
 
+  // --- the build-time view table (raglab_site/views.py) ------------------------------------------
+  // Python's views of every state the ranking's sliders (k, umbral, rerank) reach from the defaults,
+  // computed by raglab_core.compute at build time. A state is looked up only when it is exactly one
+  // of those: every other field as the table's state, and no edit but of those sliders. Its view is
+  // then rebuilt (a copy of `base`, each varying leaf's value put back) and shown, before Python has
+  // loaded and after. Any other state waits for Python. Nothing here computes a value.
+  let table = null;
+
+  function useTable(loaded) {
+    if (!loaded || loaded.format !== 1 || !Array.isArray(loaded.axes) || !Array.isArray(loaded.paths)) return;
+    table = loaded;
+    root.dataset.views = "table";
+    performance.mark("raglab:views-table"); // for bench/page.py
+    // The announcements' baseline: what the page shows, when it shows the form's state.
+    const shownView = key(state()) === shownKey && viewFromTable(state());
+    if (lastAnnounced === null && shownView) lastAnnounced = { ...shownView.announcements };
+    if (!ready && statusBox.dataset.status === "loading") setStatus("loading", config.views.loading);
+    if (key(state()) !== shownKey) request();
+  }
+
+  /** The view of `current` from the table, or null when the table does not hold exactly that state. */
+  function viewFromTable(current) {
+    if (!table) return null;
+    const axes = table.axes.map(([name]) => name);
+    if ((current.edited || []).some((name) => !axes.includes(name))) return null;
+    const names = Object.keys(current).filter((name) => name !== "scenario" && name !== "edited");
+    const expected = Object.keys(table.state);
+    if (names.length !== expected.length) return null;
+    for (const name of expected) {
+      if (!(name in current) || (!axes.includes(name) && current[name] !== table.state[name])) return null;
+    }
+    const positions = table.axes.map(([name, values]) => values.indexOf(current[name]));
+    if (positions.includes(-1)) return null;
+    let view = structuredClone(table.base);
+    table.paths.forEach(([path, columnNumber, joined], i) => {
+      const [used, column] = table.columns[columnNumber];
+      let at = 0;
+      for (const axis of used) at = at * table.axes[axis][1].length + positions[axis];
+      let value = table.values[i][column[at]];
+      if (joined) value = value.map((piece) => table.texts[piece]).join(""); // a text stored by its pieces
+      if (!path.length) return void (view = value);
+      let node = view;
+      for (const step of path.slice(0, -1)) node = node[step];
+      node[path[path.length - 1]] = value;
+    });
+    return view;
+  }
+  // --- end of the view table ---------------------------------------------------------------------
+
   // Changes are numbered so that a view never replaces a newer one already shown.
   let changes = 0;
   let sentChange = 0;
   let shownChange = 0;
 
-  function request() {
-    if (!worker || !ready) return; // sent as soon as Python is ready
+  // `live`: ask Python even for a state the table holds (its first answer sets data-ready).
+  function request(live = false) {
     const current = state();
+    const fromTable = !live && viewFromTable(current);
+    if (fromTable) {
+      queued = false;
+      show(fromTable, current, changes);
+      if (ready) computeAhead();
+      return;
+    }
+    if (!worker || !ready) return; // sent as soon as Python is ready
     const view = root.dataset.ready === "true" && views.get(key(current));
     if (view) {
       queued = false;
@@ -227,7 +296,7 @@
 
   function computeAhead() {
     if (busy || queued || aheadLeft <= 0 || root.dataset.ready !== "true" || statusBox.dataset.status === "error") return;
-    const next = statesAhead().find((candidate) => !views.has(key(candidate)));
+    const next = statesAhead().find((candidate) => !views.has(key(candidate)) && !viewFromTable(candidate));
     if (!next) return;
     aheadLeft -= 1;
     busy = true;
@@ -268,7 +337,7 @@
 
   function onMessage(message) {
     if (message.type === "progress") {
-      setStatus("loading", message.text, message.fraction);
+      setStatus("loading", table ? config.views.loading : message.text, message.fraction);
     } else if (message.type === "notice") {
       notice = message.text;
       setStatus("loading", notice);
@@ -278,7 +347,7 @@
       for (const [name, at] of Object.entries(message.milestones || {})) {
         performance.mark(`raglab:worker:${name}`, { startTime: Math.max(0, at - performance.timeOrigin) });
       }
-      request();
+      request(true);
     } else if (message.type === "view") {
       busy = false;
       const arrived = performance.now();
@@ -418,6 +487,9 @@
 
   // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
   const evidenceMark = strip && strip.querySelector("[data-evidence]");
+  // The slider laid over the strip begins and ends where Python says, so its thumb sits on the span.
+  const setInset = (inset) => controls.posicion.style.setProperty("--inset", inset);
+  setInset(controls.posicion.dataset.inset);
   function applyWindows(w) {
     if (!strip) return;
     const g = w.geometry;
@@ -428,6 +500,7 @@
     for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
     for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
     const e = w.evidence;
+    setInset(e ? e.inset : "0%");
     setData(evidenceMark, "start", e ? String(e.start) : "");
     setData(evidenceMark, "end", e ? String(e.end) : "");
     for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {
@@ -640,8 +713,10 @@
   }
 
   readUrl();
+  readEarlyMoves();
   writeUrl();
   markBusy();
+  if (window.raglabBoot && window.raglabBoot.views) window.raglabBoot.views.then(useTable);
   // boot.js is inline in <head> and this file deferred: boot.js has run (or failed: then no raglabBoot).
   attachWorker();
 })();

@@ -118,6 +118,8 @@ def test_complete_checkbox_gives_the_clis_complete_means(lab, tmp_path):
         warning = page.locator('[data-output="data-warnings"] > li[data-code="queries_missing_from_run"]')
         expect(warning).to_contain_text("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run")
         expect(warning).to_contain_text("cuentan como 0" if complete else "quedan fuera de sus medias")
+        expect(page.locator('[data-panel-output="complete-note"]')).to_have_text(
+            "En la última evaluación, a «half.txt» le faltan 20 consultas de los qrels (de 40 en total).")
     expect(page.locator('label[for="data-complete"]')).to_have_text("Contar como 0 las consultas que falten")
 
 
