@@ -103,19 +103,25 @@
   }
 
   // The echo repeats what the state holds, as typed or as the URL said it; a slider that cannot show
-  // that value (?umbral=0, ?k=abc) is marked data-unheld, and hides its thumb (lab.css) rather than
-  // point at a value the state does not hold. `control` is the view's, once Python has judged it.
+  // that value (?umbral=0, ?k=abc) is marked data-unheld, sits at its minimum with no thumb (lab.css)
+  // rather than point at a value the state does not hold. `control` is the view's, once Python has
+  // judged it.
   function echo(name, control) {
     const shown = document.querySelector(`[data-echo="${name}"]`);
     if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
     const slider = sliderOf[name];
     if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
     if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
-    const held = slider.value === String(raw[name]) || (control !== undefined && control.value !== null && String(control.value) === slider.value);
+    let held = slider.value === String(raw[name]);
+    if (!held && control !== undefined && control.value !== null) {
+      slider.value = String(control.value); // how Python read what was typed: "05" is 5
+      held = slider.value === String(control.value);
+    }
     if (held) {
       slider.removeAttribute("data-unheld");
       slider.removeAttribute("aria-valuetext");
     } else {
+      slider.value = slider.min; // and no filled track up to a value it does not hold either
       slider.setAttribute("data-unheld", "");
       slider.setAttribute("aria-valuetext", String(raw[name]));
     }
