@@ -68,7 +68,7 @@ FOLLOWING = ("total", "posicion")
 OUTPUTS = (
     _row("precision", "ranking", "Precision@k", "pureza del top-k", "number"),
     _row("recall", "ranking", "Recall@k", "cobertura de relevantes conocidos", "number"),
-    _row("mrr", "ranking", "MRR@k", "posición del primer relevante", "number"),
+    _row("mrr", "ranking", "MRR@k", "1 / posición del primer relevante", "number"),
     _row("ndcg", "ranking", "nDCG@k", "orden + relevancia graduada", "number"),
     _row("relevant_in_k", "ranking", "Relevantes dentro de k", "grado ≥ umbral entre los k primeros", "number"),
     _row("metrics_reading", "ranking", "Lectura de métricas", "", "reading"),
