@@ -178,6 +178,7 @@
   let lastAnnounced = null;
   let notice = "";
   let announceTimer = 0;
+  let actionSaid = ""; // the last action's message, kept at the head of the announcement that follows it
 
   // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
   // again (a slider moved back) is shown at once, with the very view Python gave for it.
@@ -584,7 +585,10 @@
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => {
       const changedPanels = Object.keys(announcements).filter((key) => announcements[key] !== lastAnnounced[key]);
-      if (changedPanels.length) liveRegion.textContent = changedPanels.map((key) => announcements[key]).join(" ");
+      // An action's message («restablecidos») stays first: the values it brought follow it.
+      const said = [actionSaid, ...changedPanels.map((key) => announcements[key])].filter(Boolean);
+      if (changedPanels.length) liveRegion.textContent = said.join(" ");
+      actionSaid = "";
       lastAnnounced = { ...announcements };
     }, ANNOUNCE_DELAY_MS);
   }
@@ -624,6 +628,7 @@
   // «Restablecer» and «Copiar enlace» (DESIGN §4.3).
   const actionStatus = document.querySelector("[data-action-status]");
   function say(text) {
+    actionSaid = text;
     liveRegion.textContent = text;
     actionStatus.textContent = text;
   }

@@ -1,6 +1,7 @@
 """What a careful learner found (issue 20), in a real Chromium: honest sliders and totals, readable
 links, «Restablecer» and «Copiar enlace»; and the lab's protocol after a refused state (issue 19)."""
 
+import re
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
@@ -97,7 +98,10 @@ def test_reset_and_copy_link(page, base_url):
     for name, value in load_scenario()["defaults"].items():
         expect(lab.control(name)).to_have_value(str(value))
     expect(lab.control("total")).to_have_value("8")
-    expect(page.locator("[data-announce]")).to_have_text("Valores del escenario restablecidos.")
+    # The reset's message stays first, whatever the new values' announcement adds after it.
+    expect(page.locator("[data-announce]")).to_have_text(re.compile(r"^Valores del escenario restablecidos\."))
+    page.wait_for_timeout(1500)  # past the announcement's debounce
+    expect(page.locator("[data-announce]")).to_have_text(re.compile(r"^Valores del escenario restablecidos\."))
     assert lab.errors == []
 
 
