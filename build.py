@@ -27,7 +27,7 @@ from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
 from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
 from raglab_site.compression import add_precompressed, is_precompressed_copy, wire_size
-from raglab_site.markdown_math import MathError, render_markdown
+from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
 from raglab_site.snapshot import snapshot_assets
 from raglab_site.templates import MissingAsset, render, template_environment
@@ -36,7 +36,8 @@ from raglab_site.views import view_table_assets
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, data_panel, form, loading, readings  # noqa: E402
+from raglab_core import LabError, conventions, data_panel, form, loading, readings  # noqa: E402
+from raglab_core.controls import UNJUDGED, UNJUDGED_LABEL  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -167,6 +168,10 @@ def page_context(page, config, scenario, view, assets, lab_config, inline_script
         "integrity": integrity,
         "lab_config": lab_config,
         "ranking_size": len(scenario["documents"]),
+        # The conventions panel (DESIGN §4.4): its table, and its formulas as MathML, made here.
+        "conventions": {row["name"]: row for row in conventions.TABLE},
+        "mathml": lambda latex: Markup(mathml(latex, "inline")),
+        "unjudged": {"token": UNJUDGED, "label": UNJUDGED_LABEL},  # the grade select's «sin juicio»
     }
 
 

@@ -22,13 +22,23 @@
     controls[name] = document.querySelector(`[name="${name}"]`);
     defaults[name] = controls[name].defaultValue;
   }
-  const defaultGrades = documents.map((doc) => String(doc.grade)).join(",");
   const ranking = document.querySelector('[data-output="ranking"]');
   const rows = {};
   const gradeSelects = {};
   for (const doc of documents) {
     rows[doc.id] = ranking.querySelector(`[data-doc="${doc.id}"]`);
     gradeSelects[doc.id] = ranking.querySelector(`[data-grade-for="${doc.id}"]`);
+  }
+  const gradesOfSelects = () => documents.map((d) => gradeSelects[d.id].value).join(",");
+  // The scenario's grades: what the server rendered selected (a reload may restore other choices).
+  const defaultGrade = (doc) => Array.from(gradeSelects[doc.id].options).find((o) => o.defaultSelected).value;
+  const defaultGrades = documents.map(defaultGrade).join(",");
+  // The conventions panel's rows (DESIGN §4.4), those shown and those kept aside in a <template>.
+  const conventionsBody = document.querySelector("[data-conventions-body]");
+  const conventionRows = new Map();
+  for (const node of [...document.querySelectorAll("[data-convention]"),
+    ...(document.querySelector("[data-conventions-spare]")?.content.querySelectorAll("[data-convention]") || [])]) {
+    conventionRows.set(node.dataset.convention, node);
   }
   const unretrieved = Array.from(document.querySelectorAll('[data-output="unretrieved"] > li'));
   const breakdownRows = Array.from(document.querySelectorAll('[data-output="breakdown"] tr[data-rank]'));
@@ -93,19 +103,25 @@
   }
 
   // The echo repeats what the state holds, as typed or as the URL said it; a slider that cannot show
-  // that value (?umbral=0, ?k=abc) is marked data-unheld, and hides its thumb (lab.css) rather than
-  // point at a value the state does not hold. `control` is the view's, once Python has judged it.
+  // that value (?umbral=0, ?k=abc) is marked data-unheld, sits at its minimum with no thumb (lab.css)
+  // rather than point at a value the state does not hold. `control` is the view's, once Python has
+  // judged it.
   function echo(name, control) {
     const shown = document.querySelector(`[data-echo="${name}"]`);
     if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
     const slider = sliderOf[name];
     if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
     if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
-    const held = slider.value === String(raw[name]) || (control !== undefined && control.value !== null && String(control.value) === slider.value);
+    let held = slider.value === String(raw[name]);
+    if (!held && control !== undefined && control.value !== null) {
+      slider.value = String(control.value); // how Python read what was typed: "05" is 5
+      held = slider.value === String(control.value);
+    }
     if (held) {
       slider.removeAttribute("data-unheld");
       slider.removeAttribute("aria-valuetext");
     } else {
+      slider.value = slider.min; // and no filled track up to a value it does not hold either
       slider.setAttribute("data-unheld", "");
       slider.setAttribute("aria-valuetext", String(raw[name]));
     }
@@ -162,6 +178,7 @@
   let lastAnnounced = null;
   let notice = "";
   let announceTimer = 0;
+  let actionSaid = ""; // the last action's message, kept at the head of the announcement that follows it
 
   // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
   // again (a slider moved back) is shown at once, with the very view Python gave for it.
@@ -461,6 +478,7 @@
     applyRanking(view.ranking);
     view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
     applyBreakdown(view.breakdown);
+    applyConventions(view.conventions);
     applyWindows(view.chunk_windows);
     scheduleAnnouncement(view.announcements);
   }
@@ -473,10 +491,20 @@
     for (const [cell, field] of rowCells.get(node)) setText(cell, String(row[field]));
   }
 
-  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade"], ["gain", "gain"], ["discount", "discount"],
+  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade_token"], ["gain", "gain"], ["discount", "discount"],
     ["contribution", "contribution"], ["inK", "in_k"], ["first", "first"]];
   function applyBreakdown(viewRows) {
     viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
+  }
+
+  // The view's rows, in its order; a row it leaves out goes back aside.
+  function applyConventions(viewRows) {
+    viewRows.forEach((row, i) => {
+      const node = conventionRows.get(row.name);
+      writeRow(node, row, [["value", "raw"]]);
+      if (conventionsBody.children[i] !== node) conventionsBody.insertBefore(node, conventionsBody.children[i] || null);
+    });
+    while (conventionsBody.children.length > viewRows.length) conventionsBody.lastElementChild.remove();
   }
 
   // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
@@ -529,14 +557,14 @@
     });
   }
 
-  const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
+  const RANKING_DATA = [["grade", "grade_token"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
     ["cutK", "cut_k"], ["cutRerank", "cut_rerank"], ["cut", "cut_label"]];
   function applyRanking(viewRows) {
     for (const row of viewRows) {
       const item = rows[row.id];
       writeRow(item, row, RANKING_DATA);
       const select = gradeSelects[row.id];
-      if (select.value !== String(row.grade)) select.value = String(row.grade);
+      if (select.value !== row.grade_token) select.value = row.grade_token;
     }
     const order = viewRows.map((row) => row.id);
     const shown = Array.from(ranking.children, (item) => item.dataset.doc);
@@ -557,7 +585,10 @@
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => {
       const changedPanels = Object.keys(announcements).filter((key) => announcements[key] !== lastAnnounced[key]);
-      if (changedPanels.length) liveRegion.textContent = changedPanels.map((key) => announcements[key]).join(" ");
+      // An action's message («restablecidos») stays first: the values it brought follow it.
+      const said = [actionSaid, ...changedPanels.map((key) => announcements[key])].filter(Boolean);
+      if (changedPanels.length) liveRegion.textContent = said.join(" ");
+      actionSaid = "";
       lastAnnounced = { ...announcements };
     }, ANNOUNCE_DELAY_MS);
   }
@@ -589,7 +620,7 @@
   }
   for (const doc of documents) {
     gradeSelects[doc.id].addEventListener("change", () => {
-      raw.grades = documents.map((d) => gradeSelects[d.id].value).join(",");
+      raw.grades = gradesOfSelects();
       changed("grades");
     });
   }
@@ -597,6 +628,7 @@
   // «Restablecer» and «Copiar enlace» (DESIGN §4.3).
   const actionStatus = document.querySelector("[data-action-status]");
   function say(text) {
+    actionSaid = text;
     liveRegion.textContent = text;
     actionStatus.textContent = text;
   }
@@ -612,7 +644,7 @@
       controls[name].value = defaults[name];
       echo(name);
     }
-    for (const doc of documents) gradeSelects[doc.id].value = String(doc.grade);
+    for (const doc of documents) gradeSelects[doc.id].value = defaultGrade(doc);
     changes += 1;
     aheadLeft = AHEAD;
     request();

@@ -98,6 +98,12 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
                 expect(item.locator(".doc-grade")).to_have_text(expected)
                 assert item.get_attribute("data-shared") == str(item.get_attribute("data-doc") in tops[0] and
                                                                 item.get_attribute("data-doc") in tops[1]).lower()
+    # Every target of the result (downloads, query buttons, the checkbox) is 24 px, on a phone too.
+    from .test_learner import TARGETS
+
+    assert page.evaluate(TARGETS) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(TARGETS) == []
     # The query column stays in view when the table scrolls sideways.
     assert page.locator('[data-panel-output="per-query"] th[scope="row"]').first.evaluate(
         "th => getComputedStyle(th).position") == "sticky"
