@@ -35,7 +35,7 @@ from raglab_site.templates import MissingAsset, render, template_environment
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, form, loading  # noqa: E402
+from raglab_core import LabError, data_panel, form, loading, readings  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -202,10 +202,12 @@ def make_site() -> dict[str, bytes]:
         files[f"data/sample/{path.name}"] = path.read_bytes()
         samples[path.stem] = f"data/sample/{path.name}"
 
-    if "worker.js" not in assets:  # named by no template, only by the page's configuration
-        raise BuildError(SRC / "static" / "worker.js", "missing asset: the page's Python worker")
+    for name, what in (("worker.js", "the page's Python worker"), ("data-worker.js", "the worker's «Tus datos» code")):
+        if name not in assets:  # named by no template, only by the page's configuration
+            raise BuildError(SRC / "static" / name, f"missing asset: {what}")
     lab_config = {
         "worker": assets["worker.js"]["url"],
+        "dataWorker": assets["data-worker.js"]["url"],  # the «Tus datos» code, imported by the worker when asked
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
@@ -215,6 +217,7 @@ def make_site() -> dict[str, bytes]:
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
+        "data": data_panel.page_settings(),  # its default measures, rows drawn and sentences
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
@@ -223,6 +226,7 @@ def make_site() -> dict[str, bytes]:
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     lab_config["dataSaverText"] = loading.data_saver_notice(lab_config["runtimeBytes"])
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
+    lab_config["texts"] = readings.status_texts()  # the other sentences lab.js shows
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")

@@ -39,6 +39,7 @@ import argparse
 import os
 import sys
 
+from .decoding import read_text_chunks
 from .errors import LabError
 from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, evaluate_run, lab_measures, parse_measures
 from .inputs import SLOTS, Reading, read_all, run_names
@@ -175,10 +176,9 @@ def _align(header, rows):
 
 
 def file_chunks(path, size=1 << 20):
-    """The text of the file at ``path``, ``size`` characters at a time (a leading UTF-8 BOM dropped)."""
-    with open(path, encoding="utf-8-sig") as text:
-        while chunk := text.read(size):
-            yield chunk
+    """The text of the file at ``path``, about ``size`` bytes at a time (a leading UTF-8 BOM dropped); bytes that
+    are not UTF-8 raise :class:`raglab_core.decoding.NotUTF8`, which says where."""
+    return read_text_chunks(path, size)
 
 
 def _measures(args, parser):

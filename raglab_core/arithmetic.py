@@ -15,8 +15,8 @@ Two pictures, both plain data computed from the same values as the cards:
   SVG strip that draws the first :data:`MAX_WINDOWS` of them.
 """
 
-from . import chunking, metrics
-from .formatting import count, decimal, integer
+from . import chunking, evidence, metrics
+from .formatting import decimal, integer
 
 MAX_WINDOWS = 12
 """The strip draws at most this many windows; the rest are counted in words."""
@@ -24,6 +24,10 @@ STRIP_WIDTH = 600
 """Width of the strip's SVG ``viewBox``, in its own units."""
 BAR_HEIGHT, ROW, ROW_GAP, TOP = 10, 9, 3, 24
 """The strip's geometry: the document bar, then one row per window below the stride mark."""
+STRIDE_Y = 17
+"""Height of the stride mark, between the bar and the first row."""
+GEOMETRY = {"width": STRIP_WIDTH, "bar_height": BAR_HEIGHT, "row_height": ROW, "stride_y": STRIDE_Y, "top": TOP}
+"""The drawing's constants as the view gives them: the template and lab.js hold no copy."""
 
 
 def breakdown(ranked, judged, k, threshold, ids) -> dict:
@@ -85,19 +89,32 @@ def breakdown_texts(row: dict, first_relevant, threshold) -> dict:
     }
 
 
-def chunk_windows(tokens: int, chunk: int, overlap: int) -> dict:
+def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = None, position: int | None = None) -> dict:
     """One document of ``tokens`` tokens as windows, and the strip that draws the first of them.
 
     ``windows`` is the document's number of windows (as :func:`chunking.footprint`
     counts them); ``shown`` holds the first ``min(windows, MAX_WINDOWS)``, each
     with ``start`` and ``end`` (token offsets, end exclusive: ``start = j·stride``,
     ``end = min(start + chunk, tokens)``) and ``x``/``width`` on a
-    :data:`STRIP_WIDTH`-wide axis spanning ``span`` tokens (the whole document,
-    or up to the last window drawn when more follow).
+    :data:`STRIP_WIDTH`-wide axis spanning ``span`` tokens: the whole document,
+    or up to the last window drawn when more follow (``whole`` says which),
+    stretched to the evidence's length when that is longer.
 
-    >>> w = chunk_windows(1200, 512, 64)
+    With an evidence ``length`` (``1 <= length <= tokens``), ``evidence`` is
+    the span drawn on the strip: it starts at ``position`` clamped to the
+    strip (``0 … span - length``), or, when ``position`` is ``None``, across
+    the first border (:func:`raglab_core.evidence.default_position`). Each
+    drawn window then carries ``holds`` (it holds the span whole) and
+    ``touches`` (it shares a token with it without holding it), and the
+    evidence ``holding`` and ``touching``: all the document's windows that
+    hold or touch it, as ``{"first": index, "count": n}``. ``geometry``
+    holds the drawing's constants, for the template and ``lab.js``.
+
+    >>> w = chunk_windows(1200, 512, 64, length=100)
     >>> w["windows"], [(s["start"], s["end"]) for s in w["shown"]], w["more"]
     (3, [(0, 512), (448, 960), (896, 1200)], 0)
+    >>> w["evidence"]["start"], w["evidence"]["end"], [(s["holds"], s["touches"]) for s in w["shown"]]
+    (430, 530, [(False, True), (False, True), (False, False)])
     >>> chunk_windows(0, 512, 64)["shown"]
     []
     """
@@ -108,36 +125,33 @@ def chunk_windows(tokens: int, chunk: int, overlap: int) -> dict:
         start = j * stride
         shown.append({"start": start, "end": min(start + chunk, tokens)})
     span = shown[-1]["end"] if shown else 0
+    marks = None
+    if length is not None and 1 <= length <= tokens:
+        span = max(span, length)
+        last_start = span - length
+        default = evidence.default_position(tokens, chunk, overlap, length)
+        start = min(default if position is None else position, last_start)
+        holding, touching = evidence.span_windows(tokens, chunk, overlap, start, length)
+        marks = {"start": start, "end": start + length, "length": length, "min": 0, "max": last_start,
+                 "holding": holding, "touching": touching}
     scale = STRIP_WIDTH / span if span else 0
+    height = TOP + len(shown) * (ROW + ROW_GAP) + 2
     for j, window in enumerate(shown):
         window["x"] = round(window["start"] * scale, 2)
         window["width"] = round(max((window["end"] - window["start"]) * scale, 1), 2)
         window["y"] = TOP + j * (ROW + ROW_GAP)
         window["clipped"] = window["end"] - window["start"] < chunk
+        window["holds"] = marks is not None and j in marks["holding"]
+        window["touches"] = marks is not None and j in marks["touching"] and not window["holds"]
+    if marks:
+        marks["x"] = round(marks["start"] * scale, 2)
+        marks["width"] = round(max(length * scale, 1), 2)
+        # Plain JSON: the windows (0-based) as first index and count.
+        for name in ("holding", "touching"):
+            found = marks[name]
+            marks[name] = {"first": found.start, "count": len(found)}
     # The stride: from the first window's start to the second's, drawn between the bar and the rows.
     stride_mark = [shown[0]["x"], shown[1]["x"]] if len(shown) > 1 else [0, 0]
     return {"tokens": tokens, "chunk": chunk, "stride": stride, "windows": windows, "shown": shown,
             "more": windows - len(shown), "span": span, "whole": span == tokens, "stride_mark": stride_mark,
-            "height": TOP + len(shown) * (ROW + ROW_GAP) + 2}
-
-
-def chunk_windows_text(w: dict) -> str:
-    """The strip in words: its text equivalent for screen readers and for anyone who prefers reading.
-
-    >>> chunk_windows_text(chunk_windows(1200, 512, 64))
-    'Un documento de 1200 tokens en 3 ventanas de hasta 512 tokens que empiezan cada 448: 0–512, 448–960 y 896–1200 (la última, recortada al final del documento).'
-    """
-    if not w["windows"]:
-        return "Un documento vacío no tiene ventanas."
-    ranges = [f"{integer(s['start'])}–{integer(s['end'])}" for s in w["shown"]]
-    if w["windows"] == 1:
-        return f"Un documento de {count(w['tokens'], 'token')} cabe en una sola ventana: {ranges[0]}."
-    listed = ", ".join(ranges[:-1]) + " y " + ranges[-1]
-    text = (
-        f"Un documento de {count(w['tokens'], 'token')} en {integer(w['windows'])} ventanas de hasta "
-        f"{count(w['chunk'], 'token')} que empiezan cada {integer(w['stride'])}: "
-    )
-    if w["more"]:
-        return text + ", ".join(ranges) + f" y {count(w['more'], 'ventana')} más."
-    clipped = w["shown"][-1]["end"] - w["shown"][-1]["start"] < w["chunk"]
-    return text + listed + (" (la última, recortada al final del documento)." if clipped else ".")
+            "height": height, "evidence": marks, "geometry": GEOMETRY}

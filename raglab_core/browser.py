@@ -7,9 +7,9 @@ build-time memory snapshot (``snapshot.mjs``) captures exactly what the page run
 import json
 import traceback
 
+from .decoding import first_bad_byte
 from .errors import LabError
 from .lab import compute
-from .loading import reading_progress
 from .trec import TrecFormatError
 
 
@@ -39,8 +39,6 @@ def compute_json(state_json: str) -> str:
     >>> answer = json.loads(compute_json('{"scenario": null}'))
     >>> answer["ok"], answer["text"].startswith("Estado no válido: ")
     (False, True)
-    >>> json.loads(compute_json('[1]'))["internal"]
-    True
     """
     try:
         view = compute(json.loads(state_json))
@@ -82,7 +80,7 @@ def warm_up() -> int:
         "grade_labels": ["0", "1", "2", "3"],
         "documents": documents,
         "defaults": {"k": 5, "umbral": 2, "rerank": 4, "total": 6, "docs": 100, "tokens_doc": 900,
-                     "chunk": 256, "solape": 32},
+                     "chunk": 256, "solape": 32, "evidencia": 50},
     }
     for state in (
         {"scenario": scenario},
@@ -101,16 +99,23 @@ def warm_up() -> int:
     evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "q1 Q0 a 1 0.5 x"}}))
     evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "query-id\tcorpus-id\tscore\nq9\td\t1_0\n"}}))
     evaluate_json(json.dumps({**sample, "measures": "ERR@10"}))
-    session = EvaluationBridge(json.dumps({"measures": "nDCG@10", "qrels": "q", "runs": ["a"]}))
-    session.begin("qrels", True), session.feed("q1 0 a 1\n"), session.end()
-    session.begin("A", True), session.feed("q1 Q0 a 1 1 x\nq2 Q0 a 1 1 x\nq1 Q0 b 1 1 x\n"), session.end()
-    session.begin("A", False), session.feed("q1 Q0 a 1 1 x\n"), session.end(), session.finish(None)
+    session = EvaluationBridge(json.dumps({"measures": "nDCG@10", "qrels": "q", "runs": ["a"], "sizes": [9, 45],
+                                           "files": [True, True]}), lambda fraction, text: None)
+    texts = {"qrels": "q1 0 a 1\n", "A": "q1 Q0 a 1 1 x\nq2 Q0 a 1 1 x\nq1 Q0 b 1 1 x\n"}
+    while slot := session.next():
+        session.feed(texts[slot], len(texts[slot])), session.end()
+    session.finish()
+    session = EvaluationBridge(json.dumps({"qrels": "q", "runs": ["a"]}))
+    session.next(), session.unreadable("not UTF-8"), session.finish()
     return len(sys.modules)
 
 
-def _failure(error) -> str:
-    """A failed evaluation as JSON: the Spanish message, and a bad file's problems as a list."""
+def _failure(error, slot=None) -> str:
+    """A failed evaluation as JSON: the Spanish message, and a bad file's problems as a list; ``slot``: the
+    file being read (``"qrels"``, ``"A"``, ``"B"``), so that the page ties the message to its input."""
     answer = {"ok": False, "field": getattr(error, "field", None), "message": str(error)}
+    if slot:
+        answer["slot"] = slot
     if isinstance(error, TrecFormatError):  # one problem: said in the message; more: a header and a list
         several = len(error.problems) + error.more > 1
         answer["message"] = error.header("es") if several else answer["message"]
@@ -147,59 +152,77 @@ def evaluate_json(request_json: str, progress=None) -> str:
 class EvaluationBridge:
     """:class:`raglab_core.data_panel.EvaluationSession` for the worker, which streams files into it.
 
-    Every method answers JSON text, ``{"ok": true, …}`` or :func:`_failure`'s
-    ``{"ok": false, "message", "problems"?, "more"?}``, so that no Python
-    exception crosses into JavaScript; after a failure the session is over.
+    The worker only asks and passes text: ``while (slot = bridge.next())``, it streams that file into
+    :meth:`feed` (until it answers ``true``) and calls :meth:`end` (or :meth:`unreadable`); then
+    :meth:`finish` answers JSON text, ``{"ok": true, "panel": …}`` or :func:`_failure`'s
+    ``{"ok": false, "message", "problems"?}``. No Python exception crosses into JavaScript: after a
+    failure, :meth:`next` answers ``None`` and :meth:`finish` the failure. ``progress(fraction, text)``
+    hears how far the evaluation is, in Spanish.
 
     >>> session = EvaluationBridge('{"measures": "nDCG@10 XYZ", "runs": ["a"]}')
-    >>> json.loads(session.begin("qrels", True))["message"][:25]
-    'Medida no admitida: «XYZ»'
+    >>> session.next() is None, json.loads(session.finish())["message"][:25]
+    (True, 'Medida no admitida: «XYZ»')
     """
 
-    def __init__(self, settings_json: str):
+    def __init__(self, settings_json: str, progress=None):
         from .data_panel import EvaluationSession
 
         self.failure = None
         try:
-            self.session = EvaluationSession(json.loads(settings_json))
+            self.session = EvaluationSession(json.loads(settings_json), progress)
         except (LabError, json.JSONDecodeError) as error:
             self.failure = _failure(error)
         except Exception:  # noqa: BLE001 (a bug: reported as one)
             self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
 
-    def _call(self, work):
+    def _call(self, work, otherwise=None):
         if self.failure:
-            return self.failure
+            return otherwise
+        reading = self.session.reading
+        slot = reading.slot if reading.index < len(reading.files) else None
         try:
             return work()
         except LabError as error:
-            self.failure = _failure(error)
+            self.failure = _failure(error, slot)
         except Exception:  # noqa: BLE001 (a bug: reported as one)
             self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
-        return self.failure
+        return otherwise
 
-    def begin(self, slot: str, grouped: bool) -> str:
-        """Start the file of ``slot`` (``"qrels"``, ``"A"``, ``"B"``)."""
-        return self._call(lambda: self.session.begin(slot, bool(grouped)) or '{"ok": true}')
+    def next(self) -> str | None:
+        """The file to read now, from its start: ``"qrels"``, ``"A"`` or ``"B"``; ``None`` when done or failed."""
+        return self._call(lambda: self.session.next())
 
-    def feed(self, text: str) -> bool:
-        """The next chunk of text (problems are kept and reported by :meth:`end`); ``True``: stop reading,
-        the run must be read again (its queries are not grouped) or the session failed."""
-        if not self.failure:
-            self._call(lambda: self.session.feed(text))
-        return bool(self.failure) or self.session.regroup
+    def feed(self, text: str, done=None) -> bool:
+        """The next chunk of text, ``done`` bytes of the file read so far; ``True``: stop reading this file."""
+        return self._call(lambda: self.session.feed(text, done), otherwise=True)
 
-    def reading(self, slot: str, again: bool, done=None, size=None) -> str:
-        """The status line while the file of ``slot`` is read (:func:`raglab_core.loading.reading_progress`)."""
-        return reading_progress(slot, bool(again), done, size)
+    def end(self) -> None:
+        """End the file being read."""
+        self._call(lambda: self.session.end())
 
-    def end(self) -> str:
-        """End the file: ``{"ok": true}``, ``{"ok": true, "regroup": true}`` (read it again, ungrouped) or a failure."""
-        return self._call(lambda: json.dumps({"ok": True, "regroup": self.session.end() == "regroup"}))
+    def unreadable(self, detail: str) -> None:
+        """The file being read could not be read as UTF-8 text (``detail``: the browser's reason)."""
+        self._call(lambda: self.session.unreadable(detail))
 
-    def finish(self, progress) -> str:
-        """The panel: ``{"ok": true, "panel": …}`` or a failure."""
-        return self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish(progress)}, allow_nan=False))
+    def finish(self) -> str:
+        """The panel: ``{"ok": true, "panel": …}`` or the failure."""
+        answer = self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish()}, allow_nan=False))
+        return answer or self.failure
+
+    def undecodable(self, details_json: str) -> None:
+        """The file being read is not UTF-8: the failure says what it looks like, where, and how to save it
+        as UTF-8 (:mod:`raglab_core.decoding`). ``details_json``: ``{"head": [bytes], "data": [bytes], "base",
+        "skip"}``: the file's first bytes, and the bytes from file offset ``base`` in which the browser's
+        decoder failed (their first ``skip`` may end a character begun before)."""
+
+        def failed():
+            details = json.loads(details_json)
+            data = bytes(details["data"])
+            found = first_bad_byte(data, details.get("skip", 0))
+            offset, byte = (details["base"] + found[0], found[1]) if found else (details["base"] + len(data), None)
+            self.session.reading.undecodable(bytes(details["head"]), offset, byte)
+
+        self._call(failed)
 
     def detail(self, qid: str) -> str:
         """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""

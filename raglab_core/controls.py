@@ -9,6 +9,8 @@ What it holds:
   judged count of ``umbral`` or is checked or raised (:func:`_settle_total`),
   and an overlap not below the chunk size is reported on the field the user
   changed last (:func:`_settle_overlap`);
+- ``posicion``, the evidence's place on the strip, never carries an error:
+  a value that cannot be read is left to follow the first window border;
 - :data:`CONTROL_LABELS`, how messages name each control, and
   :func:`invalid_labels`, the Spanish list of the invalid ones.
 
@@ -23,7 +25,7 @@ import re
 
 from . import metrics
 from .errors import LabError
-from .form import CONTROL_NAMES, MAX_GRADE, table
+from .form import CONTROL_NAMES, MAX_GRADE, MAX_TOTAL, table
 from .formatting import count, integer, spanish_list
 
 #: How each control is named in Spanish messages.
@@ -36,6 +38,8 @@ CONTROL_LABELS = {
     "tokens_doc": "los tokens por documento",
     "chunk": "el chunk size",
     "solape": "el solape",
+    "evidencia": "la longitud de la evidencia",
+    "posicion": "la posición de la evidencia",
     "grades": "los grados",
 }
 #: The chunking controls, in the order :func:`~raglab_core.chunking.footprint` takes them.
@@ -110,7 +114,9 @@ def _parse_text(text: str, field: str, need: str) -> int:
     if _DECIMAL.fullmatch(text):
         raise LabError.page(f"Debe ser un número entero, sin decimales ni separadores de miles: {need}.", field)
     if any(ch.isdigit() for ch in text) and all(ch.isdigit() or ch.isspace() for ch in text):
-        raise LabError.page(f"Usa las cifras 0 a 9 sin espacios: debe ser {need}.", field)
+        if all(ch in "0123456789" or ch.isspace() for ch in text):  # «1 000»: spaces around it are fine, not inside
+            raise LabError.page(f"Escribe las cifras sin espacios entre ellas: debe ser {need}.", field)
+        raise LabError.page(f"Usa las cifras 0 a 9: debe ser {need}.", field)
     raise LabError.page(f"No es un número entero. Escribe {need}.", field)
 
 
@@ -130,10 +136,24 @@ def _last_edited(edited, names, default=None):
 
 
 def read_controls(state: dict, scenario: dict, edited: list):
-    """Parse every control; a bad one gets ``value None`` and its message, the rest go on."""
+    """Parse every control; a bad one gets ``value None`` and its message, the rest go on.
+
+    A ``total`` left out, or empty, follows the threshold (DESIGN §4.1).
+
+    >>> docs = [{"grade": g} for g in (3, 0, 2)]
+    >>> scenario = {"documents": docs, "unretrieved": [{"grade": 2}], "defaults": {
+    ...     "k": 2, "umbral": 2, "rerank": 0, "docs": 1, "tokens_doc": 100, "chunk": 50, "solape": 10}}
+    >>> controls, values = read_controls({"total": " "}, scenario, ["total"])
+    >>> controls["total"], values["total"]
+    ({'value': 3, 'error': None, 'set': False, 'raised_from': None}, 3)
+    >>> read_controls({"total": "x"}, scenario, ["total"])[0]["total"]["error"]
+    'No es un número entero. Escribe un entero entre 3 y 100\xa0000.'
+    """
     n = len(scenario["documents"])
     defaults = scenario["defaults"]
     raw = {name: state.get(name, defaults.get(name)) for name in CONTROL_NAMES}
+    if isinstance(raw["total"], str) and not raw["total"].strip():
+        raw["total"] = None  # an emptied field: the total follows the threshold again
     controls, values = {}, {}
 
     def fail(name, message):
@@ -147,6 +167,9 @@ def read_controls(state: dict, scenario: dict, edited: list):
         name = row["name"]
         if name == "total" and raw[name] is None:  # follows the threshold: set below
             continue
+        if name == "posicion":  # a place on the strip, never an error: what cannot be read follows the border
+            controls[name], values[name] = _read_position(raw[name])
+            continue
         try:
             value = whole_in_range(raw[name], name, row["min"], row["max"], why.get(name, ""))
         except LabError as error:
@@ -159,6 +182,20 @@ def read_controls(state: dict, scenario: dict, edited: list):
     return controls, values
 
 
+def _read_position(raw):
+    """The evidence's start token as the URL or the slider gave it, or ``None`` (then it follows the first border).
+
+    Any whole number is taken: the lab clamps it to the strip, as a slider
+    would, and fills in ``min``, ``max`` and the words for screen readers
+    (:func:`raglab_core.lab.compute`).
+    """
+    try:
+        value = None if raw is None else whole_in_range(raw, "posicion", 0, 10**MAX_TEXT_LENGTH)
+    except LabError:
+        value = None
+    return {"value": value, "error": None, "set": value is not None}, value
+
+
 def _settle_total(controls, values, raw_total, scenario, edited) -> None:
     """Apply §4.1 to ``total``: follow the judged count, or check or raise the user's value."""
     grades = controls["grades"]["value"] + [doc["grade"] for doc in scenario.get("unretrieved", [])]
@@ -169,6 +206,12 @@ def _settle_total(controls, values, raw_total, scenario, edited) -> None:
     control.update(set=user_set, raised_from=None)
     controls["total"] = control
     values["total"] = control["value"]
+    if control["error"] and judged is not None:
+        # The message states the range the total really has: from the judged count up.
+        try:
+            whole_in_range(raw_total, "total", judged, MAX_TOTAL)
+        except LabError as error:
+            control["error"] = str(error)
     if not user_set or control["error"] or judged is None or control["value"] >= judged:
         return
     if _last_edited(edited, ("total", "umbral", "grades")) == "total":

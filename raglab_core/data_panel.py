@@ -18,131 +18,142 @@ import csv
 import io
 
 from .errors import LabError
-from .evaluation import DEFAULT_MEASURES, RunEvaluator, parse_measures, tie_mode
-from .formatting import DASH, decimal, integer, spanish_list
+from .evaluation import DEFAULT_MEASURES, parse_measures, tie_mode
+from .formatting import DASH, NBSP, decimal, integer, spanish_list
+from .inputs import SLOTS, Reading, read_all, run_names
+from .loading import reading_progress
 from .report import (
     PERMUTATIONS, RESAMPLES, build_report, p_value_text, report_json, require_common_queries, warned_runs,
 )
 from .sanity import Notice
-from .trec import QrelsReader, RunNotGrouped, RunReader
 
 ALPHA = 0.05
+"""The p-value below which the reading calls a difference rare under chance."""
+ROWS_SHOWN = 200
+"""Per-query rows the page draws at once (the worker sorts every query and sends the first ones)."""
 DETAIL_DEPTH = 10
 """The query detail shows each run's first this many documents."""
 COMPLETE_LABEL = "Contar como 0 las consultas que falten"
 """The complete checkbox's label, named by the warnings about missing queries (raglab_core.sanity too)."""
 MAX_BARS = 600
 """Above this many queries the chart is one path through ``values``: per-query bars would be thinner than a pixel."""
-SLOTS = ("A", "B")
-"""The runs' slots: run A (the baseline) and run B (compared with A)."""
 TIES_TEXT = {
     "double": "empates en doble precisión, como trec_eval 10 y ranx",
     "float32": "empates en precisión simple, como trec_eval 9 y pytrec_eval",
 }
-
-
-def run_names(names) -> list[str]:
-    """The runs' names as the panel shows them: «A: file» and «B: file» when there are two.
-
-    >>> run_names(["run.txt"]), run_names(["run.txt", "run.txt"])
-    (['run.txt'], ['A: run.txt', 'B: run.txt'])
-    """
-    names = [name if isinstance(name, str) and name.strip() else f"run {slot}" for name, slot in zip(names, SLOTS)]
-    return [f"{slot}: {name}" for slot, name in zip(SLOTS, names)] if len(names) == 2 else names
+READ_SHARE = {1: 0.99, 2: 0.9}
+"""The progress bar's share for reading the files, by number of runs; the rest: comparing and building the tables."""
 
 
 class EvaluationSession:
     """One evaluation in the worker: settings first, then each file's text in chunks, then the panel.
 
-    ``settings``: ``{"measures": "nDCG@10 …", "ties": "double", "qrels": name,
-    "runs": [name A, name B?]}``; bad measures raise ``LabError`` (field
-    ``"measures"``). For each file, in order (``"qrels"``, ``"A"``,
-    ``"B"``): :meth:`begin`, :meth:`feed` any number of times, :meth:`end`.
-    :meth:`end` returns ``"regroup"`` when a run's lines are not grouped by
-    query: the caller feeds that file again after ``begin(slot,
-    grouped=False)``. A bad file raises :class:`~raglab_core.trec.TrecFormatError`
-    from :meth:`end`.
+    ``settings``: ``{"measures": "nDCG@10 …", "ties": "double", "complete": false, "qrels": name,
+    "runs": [name A, name B?], "sizes": [bytes or characters of each file]?, "files": [is it a file, not
+    pasted text]?}``; bad measures raise ``LabError`` (field ``"measures"``). The files are read as
+    :class:`raglab_core.inputs.Reading` asks: :meth:`next` names the file to read from its start
+    (``"qrels"``, ``"A"``, ``"B"``, a run again when its queries are not grouped; ``None`` when all are
+    read), :meth:`feed` takes its text a chunk at a time (``True``: stop), :meth:`end` ends it. A bad file
+    raises :class:`~raglab_core.trec.TrecFormatError`. ``progress(fraction, text)``, when given, hears
+    how far the reading (with ``sizes``) and the comparison are, in words.
 
     >>> session = EvaluationSession({"measures": "P@1 RR", "qrels": "q.txt", "runs": ["r.txt"]})
-    >>> session.begin("qrels"); session.feed("q1 0 a 1\\nq1 0 b 0\\n"); session.end()
-    'ok'
-    >>> session.begin("A"); session.feed("q1 Q0 b 1 2.0 x\\nq1 Q0 a 2 1.0"); session.feed(" x\\n"); session.end()
-    'ok'
-    >>> session.finish()["means"][0]["cells"][1]["text"]
-    '0,500'
+    >>> session.next(), session.feed("q1 0 a 1\\nq1 0 b 0\\n"), session.end()
+    ('qrels', False, None)
+    >>> session.next(), session.feed("q1 Q0 b 1 2.0 x\\nq1 Q0 a 2 1.0"), session.feed(" x\\n"), session.end()
+    ('A', False, False, None)
+    >>> session.next() is None, session.finish()["means"][0]["cells"][1]["text"]
+    (True, '0,500')
     """
 
-    def __init__(self, settings):
+    def __init__(self, settings, progress=None):
         if not isinstance(settings, dict):
             raise LabError.page("La petición debe ser un objeto JSON.")
-        self.measures = parse_measures(settings.get("measures") or DEFAULT_MEASURES)
-        self.ties = tie_mode(settings.get("ties") or "double")
+        measures = parse_measures(settings.get("measures") or DEFAULT_MEASURES)
+        ties = tie_mode(settings.get("ties") or "double")
         runs = settings.get("runs")
         if not isinstance(runs, list) or not 1 <= len(runs) <= 2:
             raise LabError.page("Elige uno o dos runs.", field="run")
         self.names = run_names(runs)
         self.qrels_name = settings.get("qrels") if isinstance(settings.get("qrels"), str) else "qrels"
+        self.measures = measures
         self.complete = settings.get("complete") is True
-        self.qrels = None
-        self.evaluations = {}
-        self.reader = self.evaluator = self.slot = None
-        self.regroup = False
+        self.reading = Reading(self.qrels_name, self.names, measures, ties, self.complete, keep=DETAIL_DEPTH)
         self.report = self.runs = None  # once finished: what the downloads and the query detail read
+        self.progress = progress
+        count = 1 + len(self.names)
+        sizes, files = settings.get("sizes"), settings.get("files")
+        self.sizes = [max(int(size), 1) for size in sizes[:count]] if isinstance(sizes, list) else None
+        self.files = files if isinstance(files, list) else [False] * count
+        self.share = READ_SHARE[len(self.names)]
+        self.reached = self.reported = 0.0
+        self.span = (0.0, 0.0)
 
-    def begin(self, slot: str, grouped: bool = True) -> None:
-        """Start reading the file of ``slot``: ``"qrels"`` (first), then ``"A"`` and ``"B"``."""
-        self.slot, self.regroup = slot, False
-        if slot == "qrels":
-            self.reader = QrelsReader(self.qrels_name)
-            return
-        if self.qrels is None or slot not in SLOTS[: len(self.names)]:
+    @property
+    def qrels(self):
+        """The qrels read (``None`` until they are)."""
+        return self.reading.qrels
+
+    def next(self) -> str | None:
+        """The slot of the file to read now, from its start, or ``None`` once every file is read."""
+        slot = self.reading.next()
+        if slot is not None and self.sizes:
+            index, total = self.reading.index, sum(self.sizes)
+            before = sum(self.sizes[:index])
+            self.span = (max(self.reached, self.share * before / total), self.share * (before + self.sizes[index]) / total)
+            self.reported = -1.0
+        return slot
+
+    def feed(self, text: str, done: int | None = None) -> bool:
+        """The next chunk of the file's text, ``done`` bytes (or characters) of it read so far; ``True``: stop
+        reading this file (call :meth:`end`, then :meth:`next`)."""
+        stop = self.reading.feed(text)
+        if done is not None and self.sizes and self.progress:
+            self._reading_progress(done, stop)
+        return stop
+
+    def _reading_progress(self, done, stop):
+        """The bar never moves back: a second reading fills what is left of the file's share."""
+        index = self.reading.index
+        size = self.sizes[index]
+        start, end = self.span
+        self.reached = start + (end - start) * min(done, size) / size
+        if self.reached - self.reported >= 0.005 or stop:
+            self.reported = self.reached
+            on_disk = index < len(self.files) and self.files[index]  # pasted text: no megabytes
+            text = reading_progress(self.reading.slot, not self.reading.grouped, *((done, size) if on_disk else ()))
+            self.progress(self.reached, text)
+
+    def end(self) -> None:
+        """End the file being read."""
+        self.reading.end()
+
+    def unreadable(self, reason: str) -> None:
+        """The file being read is not UTF-8 text (raises its ``LabError``)."""
+        self.reading.unreadable(reason)
+
+    def finish(self) -> dict:
+        """The panel (:func:`panel_view`) once every file is read."""
+        evaluations = self.reading.evaluations
+        if len(evaluations) < len(self.names):
             raise LabError.page("Lee primero los qrels y después los runs A y B.")
-        self.evaluator = RunEvaluator(self.qrels, self.measures, self.ties, self.complete, keep=DETAIL_DEPTH)
-        self.reader = RunReader(self.names[SLOTS.index(slot)], self.evaluator.add, grouped)
-
-    def feed(self, text: str) -> None:
-        """The next chunk of the current file's text (ignored once ``regroup`` is set: read it again)."""
-        if self.regroup:
-            return
-        try:
-            self.reader.feed(text)
-        except RunNotGrouped:
-            self.regroup = True
-
-    def end(self) -> str:
-        """End the current file: ``"ok"``, or ``"regroup"`` (feed it again, ungrouped)."""
-        if not self.regroup:
-            try:
-                result = self.reader.close()
-            except RunNotGrouped:
-                self.regroup = True
-        if self.regroup:
-            return "regroup"
-        if self.slot == "qrels":
-            self.qrels = result
-        else:
-            self.evaluations[self.slot] = self.evaluator.result()
-        self.reader = self.evaluator = None
-        return "ok"
-
-    def finish(self, progress=None) -> dict:
-        """The panel (:func:`panel_view`) once every file is read; ``progress(fraction, text)`` during the comparison."""
-        runs = [(name, self.evaluations[slot]) for name, slot in zip(self.names, SLOTS)]
+        runs = [(name, evaluations[slot]) for name, slot in zip(self.names, SLOTS)]
         require_common_queries(runs, self.qrels_name)
         count = len(self.measures)
+        progress = self.progress or (lambda fraction, text: None)
+        share = max(self.share, self.reached)
+        progress(share, "Comparando B con A…" if len(runs) == 2 else "Preparando las tablas…")
 
         def compared(index, name):
-            if not progress:
-                return
             if name is None:
-                progress(index / (count + 1), f"Calculando los intervalos de confianza ({integer(RESAMPLES)} remuestreos)…")
+                text = f"Calculando los intervalos de confianza ({integer(RESAMPLES)} remuestreos)…"
             else:
-                progress(index / (count + 1), f"Comparando B con A: {name} ({index + 1} de {count}, {_permutations(PERMUTATIONS)})…")
+                text = f"Comparando B con A: {name} ({index + 1} de {count}, {_permutations(PERMUTATIONS)})…"
+            progress(share + (1 - share) * index / (count + 1), text)
 
         report, comparison = build_report(runs, progress=compared)
         self.report, self.runs = report, runs
-        if progress:
-            progress(1.0, "Preparando las tablas…")
+        progress(1.0, "Preparando las tablas…")
         return panel_view(report, runs, comparison)
 
     def query_detail(self, qid: str) -> dict:
@@ -173,15 +184,12 @@ def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, com
         raise LabError.page("Elige uno o dos runs.", field="run")
     session = EvaluationSession(
         {"measures": measures, "ties": ties, "qrels": _name(qrels, "qrels"), "runs": [_name(run, None) for run in runs],
-         "complete": complete}
+         "complete": complete},
+        progress,
     )
-    for slot, item in zip(("qrels", *SLOTS), [qrels, *runs]):
-        for grouped in (True, False):
-            session.begin(slot, grouped)
-            session.feed(_text(item, "qrels" if slot == "qrels" else "run"))
-            if session.end() == "ok":
-                break
-    return session.finish(progress)
+    items = {"qrels": qrels, **dict(zip(SLOTS, runs))}
+    read_all(session, lambda slot: [_text(items[slot], "qrels" if slot == "qrels" else "run")])
+    return session.finish()
 
 
 def _text(item, field):
@@ -312,6 +320,7 @@ def query_detail(qid, qrels, runs) -> dict:
 def panel_view(report, runs, comparison) -> dict:
     """What the panel shows, from :func:`~raglab_core.report.build_report`'s results (``runs``: ``[(name, RunEvaluation)]``)."""
     labels = report["measures"]
+    rows = _rows(report, comparison)
     view = {
         "warnings": [
             {"code": warning["code"], "text": _notice(warning).render("es")} for warning in report["warnings"]
@@ -319,16 +328,57 @@ def panel_view(report, runs, comparison) -> dict:
         "summary": _summary(report, runs),
         "metric_labels": labels,
         "means": [
-            {"name": run["name"], "queries": run["queries"], "cells": [_cell(run["mean"][m]) for m in labels]}
+            {"name": run["name"], "queries": run["queries"], "queries_text": integer(run["queries"]),
+             "cells": [_cell(run["mean"][m]) for m in labels]}
             for run in report["runs"]
         ],
         "columns": ["Consulta"]
         + [f"{label} · {run['name']}" for run in report["runs"] for label in labels]
         + ([f"Δ {label}" for label in labels] if comparison else []),
-        "rows": _rows(report, comparison),
+        "rows": rows,
+        "per_query_caption": per_query_caption(len(rows)),
         "comparison": _comparison(report, labels) if comparison else None,
     }
     return view
+
+
+def per_query_caption(total: int) -> str:
+    """The per-query table's caption: the page draws the first :data:`ROWS_SHOWN` rows of the chosen order.
+
+    >>> per_query_caption(40)
+    'Por consulta (pulsa una cabecera para ordenar)'
+    >>> per_query_caption(12000).replace(NBSP, " ")
+    'Por consulta: las 200 primeras de 12 000 según el orden elegido (pulsa una cabecera para ordenar)'
+    """
+    if total <= ROWS_SHOWN:
+        return "Por consulta (pulsa una cabecera para ordenar)"
+    return f"Por consulta: las {ROWS_SHOWN} primeras de {integer(total)} según el orden elegido (pulsa una cabecera para ordenar)"
+
+
+def page_settings() -> dict:
+    """What the page's «Tus datos» script needs before Python runs (the build puts it in ``lab_config``):
+    the default measures, how many per-query rows it draws, and its sentences (``{name}``: a file's name)."""
+    return {
+        "default_measures": DEFAULT_MEASURES,
+        "rows_shown": ROWS_SHOWN,
+        "words": {
+            "no_file": "Sin fichero.",
+            "chosen_file": "Elegido: fichero «{name}».",
+            "chosen_sample": "Elegido: ejemplo «{name}».",
+            "chosen_text": "Elegido: texto pegado.",
+            "pasted": {"qrels": "qrels (texto pegado)", "run-a": "run A (texto pegado)", "run-b": "run B (texto pegado)"},
+            "stale": "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.",
+            "missing": "Faltan datos: elige al menos los qrels y el run A.",
+            "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
+            "loading_sample": "Cargando los datos de ejemplo…",
+            "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",
+            "preparing": "Preparando Python para evaluar…",
+            "done": "Evaluación terminada.",
+            "failed": "La evaluación no terminó: el motivo está debajo.",
+            "cancelled": "Evaluación cancelada.",
+            "stopped": "El cálculo se detuvo. Vuelve a pulsar «Evaluar».",
+        },
+    }
 
 
 def _notice(warning) -> Notice:
@@ -384,6 +434,7 @@ def _comparison(report, labels) -> dict:
                 "wins": result["wins"],
                 "ties": result["ties"],
                 "losses": result["losses"],
+                "counts_text": [integer(result[key]) for key in ("wins", "ties", "losses")],
                 "ci95": {"raw": result["ci95"], "text": _interval(result["ci95"])},
                 "p_value": {
                     "raw": result["p_value"],
@@ -408,10 +459,15 @@ def _comparison(report, labels) -> dict:
         "reading": _reading(data, labels, warned_runs(report)),
         "chart": {
             "label": f"Δ {labels[0]} por consulta ({data['candidate']} − {data['baseline']})",
+            "description": (
+                f"Δ {labels[0]} por consulta ({data['candidate']} − {data['baseline']}): "
+                f"{_plural(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida; el eje vertical va "
+                f"de {_cell(-largest, signed=True)['text']} a {_cell(largest, signed=True)['text']}."
+            ),
             "y_label": f"Δ {labels[0]}",
             "x_label": f"{_plural(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida",
             "ticks": [_cell(largest, signed=True)["text"], "0", _cell(-largest, signed=True)["text"]],
-            "bars": [{"qid": qid, "raw": delta, "text": _cell(delta, signed=True)["text"]} for qid, delta in bars]
+            "bars": [{"qid": qid, "raw": delta, "text": f"{qid}: {_cell(delta, signed=True)['text']}"} for qid, delta in bars]
             if len(bars) <= MAX_BARS
             else [],
             "values": [delta for _, delta in bars],
@@ -475,14 +531,15 @@ def _reading(data, labels, warned=()) -> str:
         )
     low = [label for label in labels if data["metrics"][label]["p_value"] < ALPHA]
     high = [label for label in labels if data["metrics"][label]["p_value"] >= ALPHA]
+    alpha = decimal(ALPHA, 2)
     if low:
         parts.append(
-            f"Para {spanish_list(low)}, p < 0,05: una diferencia de ese tamaño sería rara si los dos sistemas "
+            f"Para {spanish_list(low)}, p < {alpha}: una diferencia de ese tamaño sería rara si los dos sistemas "
             "fueran intercambiables en estas consultas."
         )
     if high:
         parts.append(
-            f"Para {spanish_list(high)}, p ≥ 0,05: estos datos no permiten distinguir la diferencia del azar, "
+            f"Para {spanish_list(high)}, p ≥ {alpha}: estos datos no permiten distinguir la diferencia del azar, "
             "lo que no demuestra que los sistemas sean iguales."
         )
     several = f", no corrige por mirar {len(labels)} medidas a la vez," if len(labels) > 1 else ""

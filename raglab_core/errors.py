@@ -90,8 +90,10 @@ MESSAGES = {
         "esto parece un fichero de run (6 columnas: " + RUN_LAYOUT + "), no de qrels",
     ),
     "looks_like_qrels": (
-        "this looks like a qrels file (4 columns: " + QRELS_LAYOUT + "), not a run",
-        "esto parece un fichero de qrels (4 columnas: " + QRELS_LAYOUT + "), no un run",
+        "this looks like a qrels file, not a run: its first line has {found} columns, as qrels have ("
+        + QRELS_LAYOUT + ", or BEIR's query-id corpus-id score), where a run has 6 (" + RUN_LAYOUT + ")",
+        "esto parece un fichero de qrels, no un run: su primera línea tiene {found} columnas, como los qrels ("
+        + QRELS_LAYOUT + ", o query-id corpus-id score en BEIR), y un run tiene 6 (" + RUN_LAYOUT + ")",
     ),
     "relevance": (
         "relevance {value!r} is not an integer in ASCII digits",
@@ -113,6 +115,118 @@ MESSAGES = {
         "JSON {what} must be an object {{qid: {{docid: value}}}}; {where} is not an object",
         "{what} JSON deben ser un objeto {{qid: {{docid: valor}}}}; {where} no es un objeto",
     ),
+    # raglab_core.sanity: warnings on the data, which change no value. {run} is the run's name, {examples}
+    # query ids and {value} a number, each as the language writes them (raglab_core.sanity.Notice.render).
+    "run_none_judged": (
+        (
+            "{run}: none of the documents it ranks in the query it shares with the qrels is judged, so every "
+            "measure is 0. Check the ids' case and prefixes: the run has {docid!r} (query {qid!r}), the qrels {judged!r}.",
+            "«{run}»: ninguno de los documentos que ordena en la consulta que comparte con los qrels está juzgado, "
+            "así que todas sus medidas valen 0. Revisa las mayúsculas y los prefijos de los identificadores: el run "
+            "tiene «{docid}» (consulta «{qid}») y los qrels, «{judged}».",
+        ),
+        (
+            "{run}: none of the documents it ranks in the {count} queries it shares with the qrels is judged, so "
+            "every measure is 0. Check the ids' case and prefixes: the run has {docid!r} (query {qid!r}), the qrels "
+            "{judged!r}.",
+            "«{run}»: ninguno de los documentos que ordena en las {count} consultas que comparte con los qrels está "
+            "juzgado, así que todas sus medidas valen 0. Revisa las mayúsculas y los prefijos de los identificadores: "
+            "el run tiene «{docid}» (consulta «{qid}») y los qrels, «{judged}».",
+        ),
+    ),
+    "run_low_judged": (
+        "{run}: mean Judged@10 is {value}, below {limit}: most of its top 10 is unjudged, and unjudged documents "
+        "count as not relevant, so its measures may be underestimated.",
+        "«{run}»: su Judged@10 medio es {value}, menos de {limit}: la mayor parte de sus 10 primeros documentos no "
+        "está juzgada y un documento sin juzgar cuenta como no relevante, así que sus medidas pueden quedarse cortas.",
+    ),
+    "queries_missing_from_run": (
+        (
+            "{run}: 1 query of the qrels ({total} in all) is not in the run ({examples}); it is left out of its "
+            "means (--complete scores it 0, as trec_eval -c does).",
+            "«{run}»: 1 consulta de los qrels (de {total} en total) no está en el run ({examples}); queda fuera de "
+            "sus medias (la casilla «Contar como 0 las consultas que falten» la puntúa con 0, como trec_eval -c).",
+        ),
+        (
+            "{run}: {count} queries of the qrels ({total} in all) are not in the run ({examples}); they are left "
+            "out of its means (--complete scores them 0, as trec_eval -c does).",
+            "«{run}»: {count} consultas de los qrels (de {total} en total) no están en el run ({examples}); quedan "
+            "fuera de sus medias (la casilla «Contar como 0 las consultas que falten» las puntúa con 0, como "
+            "trec_eval -c).",
+        ),
+    ),
+    "queries_missing_from_run_complete": (
+        (
+            "{run}: 1 query of the qrels ({total} in all) is not in the run ({examples}); it scores 0 (--complete).",
+            "«{run}»: 1 consulta de los qrels (de {total} en total) no está en el run ({examples}); cuenta como 0 "
+            "(casilla «Contar como 0 las consultas que falten»).",
+        ),
+        (
+            "{run}: {count} queries of the qrels ({total} in all) are not in the run ({examples}); they score 0 "
+            "(--complete).",
+            "«{run}»: {count} consultas de los qrels (de {total} en total) no están en el run ({examples}); cuentan "
+            "como 0 (casilla «Contar como 0 las consultas que falten»).",
+        ),
+    ),
+    "query_id_retrieved": (
+        (
+            "{run}: in 1 query ({examples}) the run retrieves a document whose id is the query's own. If queries "
+            "and documents share ids (as in BEIR's ArguAna), such self-matches change the measures; they are kept, "
+            "not filtered.",
+            "«{run}»: en 1 consulta ({examples}) el run recupera un documento con el mismo identificador que la "
+            "consulta. Si consultas y documentos comparten identificadores (como en ArguAna, de BEIR), esas "
+            "coincidencias cambian las medidas; se cuentan tal cual, no se filtran.",
+        ),
+        (
+            "{run}: in {count} queries ({examples}) the run retrieves a document whose id is the query's own. If "
+            "queries and documents share ids (as in BEIR's ArguAna), such self-matches change the measures; they "
+            "are kept, not filtered.",
+            "«{run}»: en {count} consultas ({examples}) el run recupera un documento con el mismo identificador que "
+            "la consulta. Si consultas y documentos comparten identificadores (como en ArguAna, de BEIR), esas "
+            "coincidencias cambian las medidas; se cuentan tal cual, no se filtran.",
+        ),
+    ),
+    "queries_without_relevant": (
+        (
+            "1 evaluated query (of {total}) has no judged document with a grade >= {rel} ({examples}), so there is "
+            "no value of {measures} for it: the means count it as 0, as trec_eval does.",
+            "1 consulta evaluada (de {total}) no tiene ningún documento juzgado con grado ≥ {rel} ({examples}), así "
+            "que para ella no hay valor de {measures}: las medias la cuentan como 0, como trec_eval.",
+        ),
+        (
+            "{count} evaluated queries (of {total}) have no judged document with a grade >= {rel} ({examples}), so "
+            "there is no value of {measures} for them: the means count them as 0, as trec_eval does.",
+            "{count} consultas evaluadas (de {total}) no tienen ningún documento juzgado con grado ≥ {rel} "
+            "({examples}), así que para ellas no hay valor de {measures}: las medias las cuentan como 0, como "
+            "trec_eval.",
+        ),
+    ),
+    # raglab_core.decoding: a file that is not UTF-8, its likely encoding, and how to save it as UTF-8
+    "not_utf8_utf16": (
+        "{name}: not UTF-8 text: it looks like UTF-16 (it starts with a UTF-16 byte order mark; Windows PowerShell 5 "
+        "writes UTF-16 with > and Out-File). The first byte that is not UTF-8 is at offset {offset}. Save it as "
+        "UTF-8: in PowerShell, Get-Content {name} | Set-Content -Encoding utf8 {utf8_name}; in an editor, "
+        '"Save as" with the UTF-8 encoding.',
+        "No se pudo leer «{name}»: no es texto UTF-8; parece UTF-16 (empieza con la marca de orden de bytes de "
+        "UTF-16, y Windows PowerShell 5 escribe así con > y Out-File). El primer byte que no es UTF-8 está en la "
+        "posición {offset} (contando desde 0). Guárdalo como UTF-8: en PowerShell, Get-Content {name} | "
+        "Set-Content -Encoding utf8 {utf8_name}, o en un editor, «Guardar como» con la codificación UTF-8.",
+    ),
+    "not_utf8_cp1252": (
+        "{name}: not UTF-8 text: it looks like Windows-1252 (Latin-1): byte {byte} at offset {offset} is {char!r} "
+        "in Windows-1252. Save it as UTF-8: iconv -f WINDOWS-1252 -t UTF-8 {name} > {utf8_name}, or \"Save as\" "
+        "with the UTF-8 encoding in an editor.",
+        "No se pudo leer «{name}»: no es texto UTF-8; parece Windows-1252 (Latin-1): el byte {byte}, en la "
+        "posición {offset} (contando desde 0), es «{char}» en Windows-1252. Guárdalo como UTF-8: iconv -f "
+        "WINDOWS-1252 -t UTF-8 {name} > {utf8_name}, o en un editor, «Guardar como» con la codificación UTF-8.",
+    ),
+    "not_utf8_byte": (
+        "{name}: not UTF-8 text: byte {byte} at offset {offset} is not valid UTF-8. Save the file as UTF-8 "
+        '("Save as" with the UTF-8 encoding in an editor, or iconv -t UTF-8).',
+        "No se pudo leer «{name}»: no es texto UTF-8: el byte {byte}, en la posición {offset} (contando desde 0), "
+        "no es UTF-8 válido. Guárdalo como UTF-8 (en un editor, «Guardar como» con la codificación UTF-8, o con "
+        "iconv -t UTF-8).",
+    ),
     "not_utf8": ("{name}: not UTF-8 text ({reason})", "No se pudo leer «{name}»: no es un fichero de texto UTF-8 legible."),
     # The words around those problems: where they are, and the report that lists them.
     "files_qrels": ("qrels", "los qrels"),
@@ -120,8 +234,8 @@ MESSAGES = {
     "top_level": ("the top level", "el nivel superior"),
     "query": ("query {qid!r}", "la consulta «{qid}»"),
     "at_line": ("line {line}: {text}", "línea {line}: {text}"),
-    "file_problem": ("{name}: {text}", "{name}: {text}"),
-    "file_line_problem": ("{name}, line {line}: {text}", "{name}, línea {line}: {text}"),
+    "file_problem": ("{name}: {text}", "«{name}»: {text}"),  # file names in «», as everywhere in Spanish
+    "file_line_problem": ("{name}, line {line}: {text}", "«{name}», línea {line}: {text}"),
     "problems": ("{name}: {count} problems", "«{name}» tiene {count} problemas:"),
     "more_problems": (
         ("… and 1 more", "… y 1 problema más."),

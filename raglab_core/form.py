@@ -14,7 +14,9 @@ or ``"text"`` for a control, ``"number"`` or ``"reading"`` for an output),
 ``min`` and ``max`` (a control's accepted range, inclusive; ``None`` for
 outputs) and ``companion``: for a text control, the ``(min, max, step)`` of
 its mouse-friendly slider; for an output, the output shown as its caption
-(``duplicated_tokens`` under ``duplication``); else ``None``.
+(``duplicated_tokens`` under ``duplication``); else ``None``. Controls also
+carry ``follows``: true for those in :data:`FOLLOWING`, whose value follows
+the other controls until the URL or the user sets it.
 """
 
 MAX_GRADE = 3
@@ -37,7 +39,7 @@ CONTROLS = (
     _row("k", "ranking", "k (corte del top-k)", "Cuántas posiciones del ranking cuentan para las métricas.",
          "range", 1, RANKING_SIZE),
     _row("umbral", "ranking", "Umbral de relevancia",
-         f"Grado mínimo (0–{MAX_GRADE}) para que un documento cuente como relevante en Precision, Recall y MRR.",
+         f"Grado mínimo (1–{MAX_GRADE}) para que un documento cuente como relevante en Precision, Recall y MRR.",
          "range", 1, MAX_GRADE),
     _row("rerank", "ranking", "Profundidad de reranking",
          "0 mantiene el ranking inicial; un valor mayor reordena solo ese prefijo.", "range", 0, RANKING_SIZE),
@@ -52,7 +54,17 @@ CONTROLS = (
          (16, 2048, 16)),
     _row("solape", "chunking", "Solape (tokens)", "Debe ser menor que el tamaño del chunk.", "text",
          0, MAX_CHUNK - 1, (0, 1024, 16)),
+    _row("evidencia", "chunking", "Evidencia (tokens)",
+         "Longitud de un fragmento que la respuesta necesita entero (una cita, una tabla, un párrafo).",
+         "text", 1, MAX_TOKENS_PER_DOC, (1, 1024, 1)),
+    # The start token of the evidence drawn on the strip (DESIGN §4.5); its range follows the strip,
+    # and its default the first window border (raglab_core.evidence.default_position).
+    _row("posicion", "strip", "Posición de la evidencia en la tira",
+         "Mueve la evidencia con el ratón o con las flechas; Inicio y Fin la llevan a los extremos.",
+         "range", 0, MAX_TOKENS_PER_DOC),
 )
+FOLLOWING = ("total", "posicion")
+"""Controls whose value, until the URL or the user sets it, follows the others (Python gives it in the view)."""
 OUTPUTS = (
     _row("precision", "ranking", "Precision@k", "pureza del top-k", "number"),
     _row("recall", "ranking", "Recall@k", "cobertura de relevantes conocidos", "number"),
@@ -64,6 +76,13 @@ OUTPUTS = (
     _row("indexed_tokens", "chunking", "Tokens indexados", "tokens guardados, copias incluidas", "number"),
     _row("duplication", "chunking", "Duplicación por solape", "", "number", companion="duplicated_tokens"),
     _row("stride", "chunking", "Stride", "chunk size − solape", "number"),
+    _row("containment", "chunking", "Evidencia entera", "posiciones en que un chunk la contiene", "number"),
+    _row("windows_holding", "chunking", "Chunks que la contienen", "media por posición", "number"),
+    _row("windows_touching", "chunking", "Chunks que la tocan", "media: puestos del top-k que puede ocupar", "number"),
+    _row("min_overlap_whole", "chunking", "Solape mínimo para que quepa siempre", "el menor solape sin cortes",
+         "number"),
+    _row("indexed_tokens_whole", "chunking", "Tokens indexados con ese solape", "el precio de no cortarla nunca",
+         "number"),
     _row("chunking_reading", "chunking", "Lectura de chunking", "", "reading"),
     # The arithmetic on screen (DESIGN §4.2): shown by the breakdown under the ranking, not as cards.
     _row("dcg", "breakdown", "DCG@k", "suma de las contribuciones de los k primeros", "number"),
@@ -85,5 +104,6 @@ def table(ranking_size: int) -> dict:
     >>> [row["name"] for row in form["outputs"] if row["kind"] == "reading" and row["panel"] != "breakdown"]
     ['metrics_reading', 'chunking_reading']
     """
-    controls = [{**row, "max": ranking_size if row["max"] == RANKING_SIZE else row["max"]} for row in CONTROLS]
+    controls = [{**row, "max": ranking_size if row["max"] == RANKING_SIZE else row["max"], "follows": row["name"] in FOLLOWING}
+                for row in CONTROLS]
     return {"controls": controls, "outputs": [dict(row) for row in OUTPUTS]}

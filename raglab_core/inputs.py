@@ -19,13 +19,14 @@ streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 >>> texts = {"qrels": ["q1 0 a 1\\nq2 0 b 1\\n"], "A": ["q1 Q0 a 1 1 t\\nq2 Q0 b 1 1 t\\nq1 Q0 c 2 0.5 t\\n"]}
 >>> asked = []
 >>> read_all(reading, lambda slot: asked.append(slot) or texts[slot]).evaluations["A"].mean
-{'P@2': 0.5}
+(0.5,)
 >>> asked
 ['qrels', 'A', 'A']
 """
 
 import os
 
+from .decoding import NotUTF8, undecodable
 from .errors import LabError
 from .evaluation import RunEvaluator, parse_measures  # noqa: F401 (parse_measures: the doctest)
 from .trec import QrelsReader, RunNotGrouped, RunReader
@@ -62,13 +63,15 @@ class Reading:
     :meth:`feed` or :meth:`end`; with ``keep_going`` it is kept in
     :attr:`errors` instead and the next file is read, so that every bad file
     is reported at once (the runs of bad qrels are still read, for their own
-    problems). Results: :attr:`qrels` and :attr:`evaluations` (slot ->
+    problems). ``keep``: see :class:`~raglab_core.evaluation.RunEvaluator`. Results: :attr:`qrels` and
+    :attr:`evaluations` (slot ->
     :class:`~raglab_core.evaluation.RunEvaluation`).
     """
 
-    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False):
+    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0):
         self.files = [("qrels", qrels_name), *zip(SLOTS, names)]
         self.measures, self.ties, self.complete, self.keep_going = measures, ties, complete, keep_going
+        self.keep = keep  # each query's first documents the evaluator keeps (the page's query detail)
         self.index = 0  # the file being read
         self.grouped = True  # False on a run's second reading
         self.reader = self.evaluator = None
@@ -94,7 +97,7 @@ class Reading:
             if self.slot == "qrels":
                 self.reader = QrelsReader(self.name)
             else:
-                self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete)
+                self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete, self.keep)
                 self.reader = RunReader(self.name, self.evaluator.add, self.grouped)
             self.again = False
         return self.slot
@@ -140,6 +143,11 @@ class Reading:
         field = "qrels" if self.slot == "qrels" else "run"
         self._failed(LabError("not_utf8", field=field, name=self.name, reason=reason))
 
+    def undecodable(self, head: bytes, offset: int, byte: int | None = None) -> None:
+        """The file is not UTF-8 at byte ``offset``: a failure that says its likely encoding
+        (:func:`raglab_core.decoding.undecodable`)."""
+        self._failed(undecodable(self.name, "qrels" if self.slot == "qrels" else "run", head, offset, byte))
+
     def _failed(self, error: LabError) -> None:
         self.reader = self.evaluator = None
         self.index += 1
@@ -157,6 +165,9 @@ def read_all(reading: Reading, chunks) -> Reading:
             for text in chunks(slot):
                 if reading.feed(text):
                     break
+        except NotUTF8 as error:  # raglab_core.decoding.read_text_chunks: where, and what it looks like
+            reading.undecodable(error.head, error.offset, error.byte)
+            continue
         except UnicodeDecodeError as error:
             reading.unreadable(error.reason)
             continue

@@ -2,7 +2,8 @@
 
 ``state`` is a dict: ``"scenario"`` (see :mod:`raglab_core.scenario`), the raw
 value of each control by its form name (``k``, ``umbral``, ``rerank``,
-``total``, ``docs``, ``tokens_doc``, ``chunk``, ``solape``: strings as typed
+``total``, ``docs``, ``tokens_doc``, ``chunk``, ``solape``, ``evidencia``,
+``posicion``: strings as typed
 or numbers; a missing one takes the scenario's default), optionally
 ``grades`` (the edited grades in first-stage order: a list, or a string of
 comma-separated ints, as in the URL) and optionally ``edited``: the names of
@@ -43,11 +44,10 @@ sentence (the readings, the notes, the breakdown's sentences, the live-region
 summaries) in :mod:`raglab_core.readings`.
 """
 
-from . import chunking, metrics, readings
-from .arithmetic import breakdown, breakdown_texts, chunk_windows, chunk_windows_text
+from . import chunking, evidence, metrics, readings
+from .arithmetic import GEOMETRY, breakdown, breakdown_texts, chunk_windows
 from .controls import CHUNKING_INPUTS, edited_names, invalid_labels, read_controls
 from .errors import LabError
-from .form import OUTPUTS
 from .formatting import DASH, count, decimal, integer, percent
 from .ranking import rerank_prefix
 from .scenario import validate_scenario
@@ -61,7 +61,7 @@ def compute(state) -> dict:
     >>> scenario = {"query": "q", "grade_labels": ["0", "1", "2", "3"], "documents": docs,
     ...             "unretrieved": [{"id": "x", "title": "Nunca recuperado", "grade": 2}],
     ...             "defaults": {"k": 2, "umbral": 2, "rerank": 0,
-    ...                          "docs": 1, "tokens_doc": 100, "chunk": 50, "solape": 10}}
+    ...                          "docs": 1, "tokens_doc": 100, "chunk": 50, "solape": 10, "evidencia": 20}}
     >>> view = compute({"scenario": scenario, "solape": "60"})
     >>> view["outputs"]["precision"]["text"], view["outputs"]["precision"]["raw"]
     ('0,500', '0.5')
@@ -84,14 +84,15 @@ def compute(state) -> dict:
     order = rerank_prefix([doc["reranker_score"] for doc in documents], values["rerank"] or 0)
     ranked = [grades[i] for i in order]
     outputs = {}
-    outputs.update(_metric_outputs(ranked, judged, values))
+    outputs.update(_metric_outputs(ranked, judged, values, controls["total"]))
     fp = _footprint(values)
     outputs.update(_chunking_outputs(values, fp))
-    _note_once(outputs)
+    ev = _evidence(values)
+    outputs.update(_evidence_outputs(values, fp, ev))
     outputs["metrics_reading"] = _text_output(
         readings.metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
     )
-    outputs["chunking_reading"] = _text_output(readings.chunking_reading(values, outputs, fp))
+    outputs["chunking_reading"] = _text_output(readings.chunking_reading(values, outputs, fp, ev))
     rows = _ranking_rows(scenario, grades, order, values)
     arithmetic = breakdown(ranked, judged, values["k"], values["umbral"], [row["id"] for row in rows])
     outputs.update(_breakdown_outputs(arithmetic, values, outputs))
@@ -100,12 +101,8 @@ def compute(state) -> dict:
         "outputs": outputs,
         "ranking": rows,
         "unretrieved": _unretrieved_rows(scenario, values),
-        "breakdown": [
-            {**row, **breakdown_texts(row, arithmetic["first_relevant"], values["umbral"]),
-             "first": row["rank"] == arithmetic["first_relevant"]}
-            for row in arithmetic["rows"]
-        ],
-        "chunk_windows": _windows(values),
+        "breakdown": _breakdown_rows(arithmetic, values),
+        "chunk_windows": _windows(values, controls["posicion"]),
         "announcements": readings.announcements(values, outputs),
     }
 
@@ -138,21 +135,7 @@ def _text_output(text: str) -> dict:
     return {"value": None, "raw": "", "text": text, "note": None}
 
 
-def _note_once(outputs) -> None:
-    """Keep each panel's "Sin calcular" note on its first output only: the reason is said once, nearby."""
-    for panel in ("ranking", "chunking"):
-        seen = set()
-        for row in OUTPUTS:
-            for name in (row["name"], row["companion"]):
-                out = outputs.get(name)
-                if row["panel"] != panel or out is None or not (out["note"] or "").startswith(readings.BLOCKED):
-                    continue
-                if out["note"] in seen:
-                    out["note"] = None
-                seen.add(out["note"])
-
-
-def _metric_outputs(ranked, judged, values) -> dict:
+def _metric_outputs(ranked, judged, values, total_control) -> dict:
     """Precision, Recall, MRR, nDCG and the relevant count at k of the displayed ranking.
 
     nDCG@k = DCG@k / IDCG@k with the ideal over ``judged``, every judged grade
@@ -173,7 +156,8 @@ def _metric_outputs(ranked, judged, values) -> dict:
         mrr = metrics.mrr_at_k(ranked, k, threshold)
         out["mrr"] = _number_output(mrr, decimal(mrr))
 
-    note = readings.blocked_note(binary + ("total",), values)
+    # A total that follows an invalid threshold is not wrong itself: only the threshold is named.
+    note = readings.blocked_note(binary + (("total",) if total_control["error"] else ()), values)
     if note:
         out["recall"] = _undefined(note)
     else:
@@ -209,13 +193,42 @@ def _breakdown_outputs(arithmetic, values, outputs) -> dict:
     return out
 
 
-def _windows(values) -> dict:
-    """The chunk-window strip of one document, or no windows while a chunking control is invalid."""
+def _breakdown_rows(arithmetic, values) -> list[dict]:
+    """The breakdown's rows with their Spanish cells; only dashes while nDCG@k is refused (k or rerank invalid):
+    the table shows no number that the cards do not."""
+    refused = invalid_labels(("k", "rerank"), values)
+    rows = []
+    for row in arithmetic["rows"]:
+        texts = breakdown_texts(row, arithmetic["first_relevant"], values["umbral"])
+        if refused:
+            texts = dict.fromkeys(texts, DASH)
+        rows.append({**row, **texts, "first": not refused and row["rank"] == arithmetic["first_relevant"]})
+    return rows
+
+
+def _windows(values, position: dict) -> dict:
+    """The chunk-window strip of one document, or no windows while a chunking control is invalid.
+
+    Settles ``position`` (the ``posicion`` control) on the way: the evidence's
+    start as drawn (clamped to the strip, or across the first border), its
+    range and its words for screen readers.
+    """
     text = readings.no_windows(values)
+    position.update(min=0, max=0, valuetext="")
     if text:
-        return {"windows": None, "shown": [], "more": 0, "text": text, "span": 0, "whole": True}
-    windows = chunk_windows(values["tokens_doc"], values["chunk"], values["solape"])
-    windows["text"] = chunk_windows_text(windows)
+        position["value"] = None
+        return {"windows": None, "shown": [], "more": 0, "text": text, "span": 0, "whole": True, "evidence": None,
+                "geometry": GEOMETRY, "height": 0, "stride_mark": [0, 0], "scale": "", "doc_legend": "el documento"}
+    windows = chunk_windows(values["tokens_doc"], values["chunk"], values["solape"], values["evidencia"],
+                            values["posicion"])
+    marks = windows["evidence"]
+    if marks:
+        position.update(value=marks["start"], max=marks["max"], valuetext=readings.evidence_valuetext(marks))
+    else:
+        position["value"] = None
+    windows["text"] = readings.windows_text(windows)
+    windows["scale"] = readings.strip_scale(windows)
+    windows["doc_legend"] = readings.doc_legend(windows)
     return windows
 
 
@@ -224,6 +237,51 @@ def _footprint(values):
     if invalid_labels(CHUNKING_INPUTS, values):
         return None
     return chunking.footprint(*(values[name] for name in CHUNKING_INPUTS))
+
+
+def _evidence(values) -> dict | None:
+    """Evidence of ``evidencia`` tokens against the cut of one document (exact fractions), or None while blocked.
+
+    ``containment``, ``holding`` and ``touching`` are :class:`fractions.Fraction`
+    (None when the evidence is longer than the document); ``min_overlap`` the
+    smallest overlap that always keeps it whole (None when none does).
+    """
+    if invalid_labels(readings.EVIDENCE_INPUTS, values):
+        return None
+    tokens, chunk, overlap, length = (values[name] for name in readings.EVIDENCE_INPUTS)
+    found = evidence.evidence(tokens, chunk, overlap, length)
+    return {
+        "containment": found and found.containment,
+        "holding": found and found.windows_holding,
+        "touching": found and found.windows_touching,
+        "min_overlap": evidence.min_overlap_whole(tokens, chunk, length),
+    }
+
+
+def _evidence_outputs(values, fp, ev) -> dict:
+    """DESIGN §4.5's outputs: containment, windows holding and touching, the minimum overlap and its price."""
+    names = ("containment", "windows_holding", "windows_touching", "min_overlap_whole", "indexed_tokens_whole")
+    note = readings.blocked_note(readings.EVIDENCE_INPUTS, values)
+    if note:
+        return {name: _undefined(note) for name in names}
+    out = {}
+    if ev["containment"] is None:  # longer than the document: every card says why, and so does the reading
+        return {name: _undefined(readings.longer_than_document(values["evidencia"], values["tokens_doc"])) for name in names}
+    out["containment"] = _number_output(float(ev["containment"]), readings.share(ev["containment"]))
+    out["windows_holding"] = _number_output(float(ev["holding"]), decimal(float(ev["holding"]), 2))
+    out["windows_touching"] = _number_output(float(ev["touching"]), decimal(float(ev["touching"]), 2))
+    minimum = ev["min_overlap"]
+    if minimum is None:
+        out["min_overlap_whole"] = _undefined(readings.longer_than_chunk(values["evidencia"], values["chunk"]))
+        out["indexed_tokens_whole"] = _undefined(out["min_overlap_whole"]["note"])
+        return out
+    out["min_overlap_whole"] = _number_output(minimum, count(minimum, "token"))
+    if values["docs"] is None:
+        out["indexed_tokens_whole"] = _undefined(readings.blocked_note(("docs",), values))
+    else:
+        indexed = chunking.footprint(values["docs"], values["tokens_doc"], values["chunk"], minimum).indexed_tokens
+        out["indexed_tokens_whole"] = _number_output(indexed, integer(indexed))
+    return out
 
 
 def _chunking_outputs(values, fp) -> dict:
@@ -241,9 +299,7 @@ def _chunking_outputs(values, fp) -> dict:
         return out
     out["chunks"] = _number_output(fp.chunks, integer(fp.chunks))
     out["indexed_tokens"] = _number_output(fp.indexed_tokens, integer(fp.indexed_tokens))
-    out["duplicated_tokens"] = _number_output(
-        fp.duplicated_tokens, count(fp.duplicated_tokens, "token duplicado", "tokens duplicados")
-    )
+    out["duplicated_tokens"] = _number_output(fp.duplicated_tokens, readings.duplicated_caption(fp))
     out["duplication"] = _number_output(fp.duplication, percent(fp.duplication))
     return out
 

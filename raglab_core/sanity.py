@@ -34,7 +34,8 @@ run.txt: none of the documents it ranks in the 2 queries it shares with the qrel
 
 from typing import NamedTuple
 
-from .formatting import count, decimal, integer, spanish_list
+from .errors import message
+from .formatting import decimal, integer, spanish_list
 
 LOW_JUDGED = 0.5
 """Mean Judged@10 below this is warned about."""
@@ -44,18 +45,10 @@ UNDEFINED_WHEN_NO_RELEVANT = ("R", "AP", "nDCG")
 """Measure families undefined for a query with no relevant judgment (nDCG: none with a positive grade)."""
 
 
-def _examples(qids, language):
-    shown = list(qids[:EXAMPLES])
-    more = len(qids) > EXAMPLES
-    if language == "en":
-        return ", ".join(shown) + (", …" if more else "")
-    return ", ".join(f"«{qid}»" for qid in shown) + (", …" if more else "")
-
-
-def _queries(n, language):
-    if language == "en":
-        return f"{n:,} quer{'y' if n == 1 else 'ies'}"
-    return count(n, "consulta")
+def _examples(qids, count, language):
+    """The first query ids, ``…`` when there are more: ``q1, q2`` in English, ``«q1», «q2»`` in Spanish."""
+    shown = [qid if language == "en" else f"«{qid}»" for qid in qids[:EXAMPLES]]
+    return ", ".join(shown) + (", …" if count > len(shown) else "")
 
 
 def _english_list(items):
@@ -63,103 +56,8 @@ def _english_list(items):
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _none_judged(p, language):
-    qid, docid, judged = p["example"]
-    if language == "en":
-        return (
-            f"{p['run']}: none of the documents it ranks in the {_queries(p['queries'], 'en')} it shares with the "
-            f"qrels is judged, so every measure is 0. Check the ids' case and prefixes: the run has {docid!r} "
-            f"(query {qid!r}), the qrels {judged!r}."
-        )
-    shares = "la consulta que comparte" if p["queries"] == 1 else f"las {integer(p['queries'])} consultas que comparte"
-    return (
-        f"«{p['run']}»: ninguno de los documentos que ordena en {shares} con los qrels está juzgado, así que "
-        f"todas sus medidas valen 0. Revisa las mayúsculas y los prefijos de los identificadores: el run tiene "
-        f"«{docid}» (consulta «{qid}») y los qrels, «{judged}»."
-    )
-
-
-def _low_judged(p, language):
-    if language == "en":
-        return (
-            f"{p['run']}: mean Judged@10 is {p['value']:.3f}, below {LOW_JUDGED}: most of its top 10 is unjudged, "
-            "and unjudged documents count as not relevant, so its measures may be underestimated."
-        )
-    return (
-        f"«{p['run']}»: su Judged@10 medio es {decimal(p['value'])}, menos de {decimal(LOW_JUDGED, 1)}: la mayor "
-        "parte de sus 10 primeros documentos no está juzgada y un documento sin juzgar cuenta como no relevante, "
-        "así que sus medidas pueden quedarse cortas."
-    )
-
-
-def _missing(p, language):
-    n, total = p["count"], p["total"]
-    if language == "en":
-        they = "it" if n == 1 else "they"
-        done = (
-            f"{they} score{'s' if n == 1 else ''} 0 (--complete)" if p["complete"]
-            else f"{they} {'is' if n == 1 else 'are'} left out of its means (--complete scores "
-            f"{'it' if n == 1 else 'them'} 0, as trec_eval -c)"
-        )
-        return (
-            f"{p['run']}: {n:,} of the {_queries(total, 'en')} in the qrels {'is' if n == 1 else 'are'} not in the run "
-            f"({_examples(p['examples'], 'en')}); {done}."
-        )
-    one = n == 1
-    done = (
-        f"cuenta{'' if one else 'n'} como 0 (casilla «Contar como 0 las consultas que falten»)" if p["complete"]
-        else f"queda{'' if one else 'n'} fuera de sus medias (la casilla «Contar como 0 las consultas que falten» "
-        f"la{'' if one else 's'} puntúa con 0, como trec_eval -c)"
-    )
-    of = f"{integer(n)} de {'la consulta' if total == 1 else f'las {integer(total)} consultas'} de los qrels"
-    return f"«{p['run']}»: {of} no está{'' if one else 'n'} en el run ({_examples(p['examples'], 'es')}); {done}."
-
-
-def _self_retrieved(p, language):
-    n = p["count"]
-    if language == "en":
-        return (
-            f"{p['run']}: in {_queries(n, 'en')} ({_examples(p['examples'], 'en')}) the run retrieves a document whose "
-            "id is the query's own. If queries and documents share ids (as in BEIR's ArguAna), such self-matches "
-            "change the measures; they are kept, not filtered."
-        )
-    return (
-        f"«{p['run']}»: en {count(n, 'consulta')} ({_examples(p['examples'], 'es')}) el run recupera un documento con "
-        "el mismo identificador que la consulta. Si consultas y documentos comparten identificadores (como en "
-        "ArguAna, de BEIR), esas coincidencias cambian las medidas; se cuentan tal cual, no se filtran."
-    )
-
-
-def _without_relevant(p, language):
-    n, total, rel = p["count"], p["total"], p["rel"]
-    if language == "en":
-        return (
-            f"{n:,} of the {_queries(total, 'en')} evaluated {'has' if n == 1 else 'have'} no judged document with "
-            f"a grade >= {rel} ({_examples(p['examples'], 'en')}), so {_english_list(p['measures'])} "
-            f"{'is' if len(p['measures']) == 1 else 'are'} undefined for {'it' if n == 1 else 'them'}: "
-            f"the means count {'it' if n == 1 else 'them'} as 0, as trec_eval does."
-        )
-    one = n == 1
-    of = f"{integer(n)} de {'la consulta evaluada' if total == 1 else f'las {integer(total)} consultas evaluadas'}"
-    defined = "no está definido" if len(p["measures"]) == 1 else "no están definidos"
-    return (
-        f"{of} no tiene{'' if one else 'n'} ningún documento juzgado con grado ≥ {rel} "
-        f"({_examples(p['examples'], 'es')}), así que {spanish_list(p['measures'])} {defined} para "
-        f"{'ella' if one else 'ellas'}: las medias la{'' if one else 's'} cuentan como 0, como trec_eval."
-    )
-
-
-_WORDING = {
-    "run_none_judged": _none_judged,
-    "run_low_judged": _low_judged,
-    "queries_missing_from_run": _missing,
-    "query_id_retrieved": _self_retrieved,
-    "queries_without_relevant": _without_relevant,
-}
-
-
 class Notice(NamedTuple):
-    """One warning: its ``code`` (a key of :data:`_WORDING`), the ``run`` it concerns (``None``: the qrels)
+    """One warning: its ``code``, the ``run`` it concerns (``None``: the qrels)
     and the ``params`` its message is worded from."""
 
     code: str
@@ -167,8 +65,26 @@ class Notice(NamedTuple):
     params: dict
 
     def render(self, language: str = "es") -> str:
-        """The warning in ``"en"`` or ``"es"``."""
-        return _WORDING[self.code]({"run": self.run, **self.params}, language)
+        """The warning in ``"en"`` or ``"es"``: its template in :data:`raglab_core.errors.MESSAGES`, filled with
+        the parameters written as the language writes them (numbers, lists of ids and of measures)."""
+        params, code = dict(self.params), self.code
+        english = language == "en"
+        if "examples" in params:
+            params["examples"] = _examples(params["examples"], params["count"], language)
+        if "total" in params:
+            params["total"] = str(params["total"]) if english else integer(params["total"])
+        if "value" in params:
+            params["value"] = f"{params['value']:.3f}" if english else decimal(params["value"])
+            params["limit"] = f"{LOW_JUDGED}" if english else decimal(LOW_JUDGED, 1)
+        if "measures" in params:
+            params["measures"] = (_english_list if english else spanish_list)(params["measures"])
+        if "example" in params:
+            params["qid"], params["docid"], params["judged"] = params.pop("example")
+        if "queries" in params:
+            params["count"] = params.pop("queries")
+        if params.pop("complete", False):
+            code += "_complete"
+        return message(code, language, run=self.run, **params)
 
     def as_json(self) -> dict:
         """The command line's JSON: ``{"code", "message" (English), "run", …params}``."""

@@ -8,7 +8,8 @@ A scenario is plain JSON data (``site_src/data/scenario.json``)::
                     "first_stage_score": number, "reranker_score": number}, ...],
      "unretrieved": [{"id": str, "title": str, "grade": 0..3}, ...],   # optional
      "defaults": {"k": .., "umbral": .., "rerank": ..,
-                  "docs": .., "tokens_doc": .., "chunk": .., "solape": ..}}
+                  "docs": .., "tokens_doc": .., "chunk": .., "solape": .., "evidencia": ..},
+     "notes": {control name: str, ...}}             # optional: why a default is what it is
 
 The scenario is the query's whole set of judgments (DESIGN §4.1), as a
 qrels file is: ``documents`` are the judged documents the first stage ranked,
@@ -27,8 +28,8 @@ from .errors import LabError
 from .form import CONTROL_NAMES, MAX_GRADE
 
 MAX_DOCUMENTS = 50
-OPTIONAL_DEFAULTS = ("total",)
-"""Controls whose default may be left out: ``total`` then follows the threshold."""
+OPTIONAL_DEFAULTS = ("total", "posicion")
+"""Controls whose default may be left out: ``total`` then follows the threshold, ``posicion`` the first border."""
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
@@ -118,4 +119,7 @@ def validate_scenario(scenario) -> dict:
     missing = [name for name in CONTROL_NAMES if name not in defaults and name not in OPTIONAL_DEFAULTS]
     if missing:
         _fail(f"Faltan valores iniciales: {', '.join(missing)}.", "defaults")
+    notes = scenario.get("notes", {})
+    if not isinstance(notes, dict) or not all(name in CONTROL_NAMES and isinstance(text, str) for name, text in notes.items()):
+        _fail("Debe ser un objeto que explique, por nombre de control, por qué su valor inicial es el que es.", "notes")
     return scenario

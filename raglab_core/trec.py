@@ -51,7 +51,7 @@ a swapped file ("this looks like a run file, not qrels").
 ...     print(error.english())
 ...     print(error)
 qrels.txt, line 2: relevance '1_0' is not an integer in ASCII digits
-qrels.txt, línea 2: la relevancia «1_0» no es un número entero en cifras ASCII
+«qrels.txt», línea 2: la relevancia «1_0» no es un número entero en cifras ASCII
 
 References
 ----------
@@ -386,7 +386,7 @@ class RunReader(_Reader):
 
     def _detect(self, line, fields):
         if len(fields) in (3, 4):
-            self.problems.fail(self.number + 1, "looks_like_qrels")
+            self.problems.fail(self.number + 1, "looks_like_qrels", found=len(fields))
         return "trec"
 
     def _start(self, qid):
@@ -493,7 +493,7 @@ def parse_qrels(lines, name: str = "qrels") -> dict[str, dict[str, int]]:
     >>> parse_qrels("q1 0 d1 1\\nq1 0 d1 2\\n", name="q.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: q.txt, línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
+    raglab_core.trec.TrecFormatError: «q.txt», línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
     """
     reader = QrelsReader(name)
     reader.read(lines)
@@ -506,7 +506,7 @@ def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
     >>> parse_run(["q1 Q0 d1 1 nan tag", "q1 Q0 d2 2 0.1", "q1 Q0 d3 3 ١ tag"], name="r.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: r.txt: 3 problemas
+    raglab_core.trec.TrecFormatError: «r.txt» tiene 3 problemas:
       línea 1: la puntuación «nan» no es un número finito
       línea 2: se esperaban al menos 6 columnas (qid Q0 docid rank score tag) y hay 5
       línea 3: la puntuación «١» no es un número en cifras ASCII

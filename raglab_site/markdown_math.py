@@ -33,6 +33,23 @@ def mathml(latex: str, display: str) -> str:
     return html.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)
 
 
+def formula_name(latex: str) -> str:
+    r"""A display formula's accessible name: what it defines, the left-hand side of each ``=``.
+
+    >>> formula_name(r"\text{Precision@}k = \frac{\text{rel}_k}{k} \qquad \text{Recall@}k = \frac{\text{rel}_k}{R}")
+    'Fórmula de Precision@k y Recall@k'
+    >>> formula_name(r"\text{tokens indexados} = N + (m - 1)\, O")
+    'Fórmula de tokens indexados'
+    """
+    names = []
+    for part in re.split(r"\\qquad", latex):
+        left = part.split("=", 1)[0]
+        left = re.sub(r"\\text\{([^}]*)\}", r"\1", left)
+        left = re.sub(r"[{}\\]|\s+", lambda m: " " if m.group().isspace() else "", left).strip()
+        names.append(re.sub(r"@ ", "@", left))
+    return "Fórmula de " + " y ".join(names)
+
+
 class DisplayMath(Preprocessor):
     """``$$ … $$`` on its own line becomes a MathML block (stashed, so Markdown leaves it alone)."""
 
@@ -42,8 +59,9 @@ class DisplayMath(Preprocessor):
             match = re.fullmatch(r"\s*\$\$(.+)\$\$\s*", line)
             if match:
                 html = (
-                    # Focusable: on a narrow screen a long formula scrolls, and keyboards must reach it.
-                    f'<div class="formula" tabindex="0" role="group" aria-label="Fórmula">'
+                    # Focusable: on a narrow screen a long formula scrolls, and keyboards must reach it;
+                    # named by what it defines, so that a list of the page's groups tells them apart.
+                    f'<div class="formula" tabindex="0" role="group" aria-label="{formula_name(match.group(1))}">'
                     f'{mathml(match.group(1).strip(), "block")}</div>'
                 )
                 out.append(self.md.htmlStash.store(html))

@@ -1,12 +1,15 @@
 """raglab_core.data_panel and the worker bridge: the panel's numbers are the CLI's report."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
 from raglab_core import LabError
 from raglab_core.browser import EvaluationBridge, evaluate_json
 from raglab_core.data_panel import EvaluationSession, evaluate_files, panel_view
+from raglab_core.loading import megabytes
 from raglab_core.evaluation import DEFAULT_MEASURES, evaluate_run, parse_measures
 from raglab_core.report import build_report
 from raglab_core.trec import parse_qrels, parse_run
@@ -23,8 +26,7 @@ def sample(name):
 
 def report_of(measures=None, permutations=10_000):
     qrels = parse_qrels((SAMPLE / "qrels.txt").read_text())
-    runs = [(f"{l}: {n}.txt", evaluate_run(qrels, parse_run((SAMPLE / f"{n}.txt").read_text()), measures))
-            for l, n in zip("AB", NAMES)]
+    runs = [(f"{n}.txt", evaluate_run(qrels, parse_run((SAMPLE / f"{n}.txt").read_text()), measures)) for n in NAMES]
     return (*build_report(runs, permutations=permutations), runs)
 
 
@@ -34,7 +36,7 @@ def test_panel_numbers_are_the_reports():
     labels = DEFAULT_MEASURES.split()
     for shown, run in zip(view["means"], report["runs"]):
         assert [cell["raw"] for cell in shown["cells"]] == [run["mean"][m] for m in labels]
-    assert [m["name"] for m in view["means"]] == ["A: run-bm25.txt", "B: run-densa.txt"]
+    assert [m["name"] for m in view["means"]] == ["run-bm25.txt", "run-densa.txt"]  # as the CLI names them
     compared = view["comparison"]["metrics"]
     assert [m["p_value"]["raw"] for m in compared] == [report["comparison"]["metrics"][m]["p_value"] for m in labels]
     assert view["summary"] == (
@@ -44,11 +46,6 @@ def test_panel_numbers_are_the_reports():
     bars = view["comparison"]["chart"]["bars"]
     assert [bar["raw"] for bar in bars] == sorted((bar["raw"] for bar in bars), reverse=True)
     assert len(view["rows"]) == 40 and len(view["rows"][0]) == len(view["columns"]) == 1 + 3 * len(labels)
-
-
-def test_the_template_default_measures_are_the_cores():
-    template = (ROOT / "site_src" / "templates" / "page.html.j2").read_text()
-    assert f'value="{DEFAULT_MEASURES}"' in template
 
 
 def test_p_values_and_caption_read_the_permutations_from_the_report():
@@ -71,7 +68,7 @@ def test_p_values_and_caption_read_the_permutations_from_the_report():
 def test_reading_never_turns_a_p_value_into_a_verdict():
     view = evaluate_files(sample("qrels"), [sample("run-bm25"), sample("run-densa")], "nDCG@10 RR@10 P@5")
     reading = view["comparison"]["reading"]
-    assert "«B: run-densa.txt» queda por encima de «A: run-bm25.txt» en nDCG@10 por 0,105 de media (30 ganadas" in reading
+    assert "«run-densa.txt» queda por encima de «run-bm25.txt» en nDCG@10 por 0,105 de media (30 ganadas" in reading
     assert "Para RR@10, p ≥ 0,05" in reading and "no demuestra que los sistemas sean iguales" in reading
     assert "no corrige por mirar 3 medidas a la vez" in reading
     for claim in ("significativ", "demuestra que", "mejor sistema", "supera"):
@@ -96,9 +93,9 @@ def test_a_mean_difference_that_rounds_to_zero_claims_no_direction():
     first = view["comparison"]["metrics"][0]
     assert 0 < first["delta"]["raw"] < 0.0005 and first["delta"]["text"] == "+0,000"
     reading = view["comparison"]["reading"]
-    assert "la diferencia media de nDCG entre «B: b» y «A: a» redondea a 0,000: ninguno queda por encima del otro" in reading
-    assert "1 ganada, 3 empatadas y 0 perdidas por «B: b»" in reading
-    assert "queda por encima de «A" not in reading
+    assert "la diferencia media de nDCG entre «b» y «a» redondea a 0,000: ninguno queda por encima del otro" in reading
+    assert "1 ganada, 3 empatadas y 0 perdidas por «b»" in reading
+    assert "queda por encima de «a" not in reading
 
 
 def test_skipped_queries_are_reported_in_the_summary():
@@ -132,41 +129,71 @@ def test_bad_requests_raise_laberror_naming_the_input(qrels, runs, measures, fie
     assert caught.value.field == field
 
 
+def stream(bridge, texts, size=777):
+    """What worker.js does: read the file Python asks for, in chunks that cut lines anywhere, until it says stop."""
+    asked = []
+    while slot := bridge.next():
+        asked.append(slot)
+        text = texts[slot]
+        for start in range(0, len(text), size):
+            if bridge.feed(text[start:start + size], min(start + size, len(text))):
+                break
+        bridge.end()
+    return asked
+
+
 def test_worker_bridge_streams_chunks_reports_progress_and_lists_problems():
-    """What worker.js does: begin, feed chunks that cut lines anywhere, end; regroup; finish."""
-    texts = [sample(name)["text"] for name in ("qrels", *NAMES)]
-    bridge = EvaluationBridge(json.dumps({"qrels": "qrels.txt", "runs": [f"{n}.txt" for n in NAMES]}))
-    for slot, text in zip(("qrels", "A", "B"), texts):
-        assert json.loads(bridge.begin(slot, True)) == {"ok": True}
-        for start in range(0, len(text), 777):
-            bridge.feed(text[start:start + 777])
-        assert json.loads(bridge.end()) == {"ok": True, "regroup": False}
+    texts = dict(zip(("qrels", "A", "B"), (sample(name)["text"] for name in ("qrels", *NAMES))))
     calls = []
-    answer = json.loads(bridge.finish(lambda fraction, text: calls.append((fraction, text))))
+    settings = {"qrels": "qrels.txt", "runs": [f"{n}.txt" for n in NAMES], "sizes": [len(t) for t in texts.values()],
+                "files": [True, False, True]}
+    bridge = EvaluationBridge(json.dumps(settings), lambda fraction, text: calls.append((fraction, text)))
+    assert stream(bridge, texts) == ["qrels", "A", "B"]
+    answer = json.loads(bridge.finish())
     assert answer["panel"] == json.loads(json.dumps(evaluate_files(sample("qrels"), [sample(n) for n in NAMES])))
-    assert [fraction for fraction, _ in calls] == [i / 7 for i in range(7)] + [1.0]  # 6 measures, the intervals
-    assert calls[0][1] == "Comparando B con A: nDCG@10 (1 de 6, 10\u00a0000 permutaciones)…"
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0  # the bar never moves back
+    texts_said = [text for _, text in calls]
+    size = len(texts["qrels"])
+    assert texts_said[0] == f"Leyendo y evaluando los qrels ({megabytes(777)} de {megabytes(size)} MB)…"
+    assert "Leyendo y evaluando el run A…" in texts_said  # pasted text: no sizes in MB
+    comparing = [(f, t) for f, t in calls if t.startswith("Comparando B con A:")]
+    assert [round(f, 9) for f, _ in comparing] == [round(0.9 + 0.1 * i / 7, 9) for i in range(6)]  # 6 measures, then the intervals
+    assert comparing[0][1] == "Comparando B con A: nDCG@10 (1 de 6, 10\u00a0000 permutaciones)…"
 
     bad = EvaluationBridge(json.dumps({"qrels": "q", "runs": ["run.txt"]}))
-    bad.begin("qrels", True), bad.feed("q1 0 a 1\n"), bad.end()
-    bad.begin("A", True)
-    bad.feed("".join(f"q1 Q0 d{i} {i} x{i} t\n" for i in range(14)))
-    answer = json.loads(bad.end())
+    stream(bad, {"qrels": "q1 0 a 1\n", "A": "".join(f"q1 Q0 d{i} {i} x{i} t\n" for i in range(14))})
+    answer = json.loads(bad.finish())
     assert answer["ok"] is False and answer["message"] == "«run.txt» tiene 14 problemas:"
     assert answer["problems"][0] == "línea 1: la puntuación «x0» no es un número en cifras ASCII"
     assert len(answer["problems"]) == 11 and answer["problems"][-1] == "… y 4 problemas más."
-    assert json.loads(bad.finish(None)) == answer  # the session is over
+    assert bad.next() is None and json.loads(bad.finish()) == answer  # the session is over
+
+    unreadable = EvaluationBridge(json.dumps({"qrels": "q.txt", "runs": ["r"]}))
+    assert unreadable.next() == "qrels"
+    unreadable.unreadable("TypeError: The encoded data was not valid for encoding utf-8")
+    assert unreadable.next() is None
+    assert json.loads(unreadable.finish())["message"] == "No se pudo leer «q.txt»: no es un fichero de texto UTF-8 legible."
 
 
-def test_an_ungrouped_run_asks_to_be_read_again():
+def test_an_ungrouped_run_is_asked_for_again_and_read_whole():
     session = EvaluationSession({"measures": "P@2", "qrels": "q", "runs": ["r"]})
-    session.begin("qrels"), session.feed("q1 0 a 1\nq2 0 b 1\n"), session.end()
-    text = "q1 Q0 a 1 1 t\nq2 Q0 b 1 1 t\nq1 Q0 c 2 0.5 t\n"
-    session.begin("A"), session.feed(text)
-    assert session.end() == "regroup"
-    session.begin("A", grouped=False), session.feed(text)
-    assert session.end() == "ok"
+    texts = {"qrels": "q1 0 a 1\nq2 0 b 1\n", "A": "q1 Q0 a 1 1 t\nq2 Q0 b 1 1 t\nq1 Q0 c 2 0.5 t\n"}
+    assert stream(session, texts, size=5) == ["qrels", "A", "A"]
     assert session.finish()["means"][0]["cells"][0]["raw"] == 0.5
+
+
+def test_the_command_line_and_the_page_name_runs_alike(tmp_path):
+    """One rule (raglab_core.inputs.run_names): the file name, made distinct with A:/B: only when both are the same."""
+    files = [tmp_path / "qrels.txt", tmp_path / "bm25.txt", tmp_path / "dense.txt"]
+    for path, text in zip(files, ("q1 0 a 1\n", "q1 Q0 a 1 1 t\n", "q1 Q0 b 1 1 t\n")):
+        path.write_text(text)
+    for runs in (files[1:], [files[1], files[1]]):
+        cli = subprocess.run([sys.executable, "-m", "raglab_core", "eval", str(files[0]), *map(str, runs), "--json"],
+                             capture_output=True, text=True, check=True, cwd=ROOT)
+        page = evaluate_files({"name": "qrels.txt", "text": "q1 0 a 1\n"},
+                              [{"name": path.name, "text": path.read_text()} for path in runs], "P@1")
+        assert [run["name"] for run in json.loads(cli.stdout)["runs"]] == [run["name"] for run in page["means"]]
 
 
 def test_many_queries_chart_as_one_path_of_values():

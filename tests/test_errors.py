@@ -76,7 +76,7 @@ def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tm
                "runs": [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}]}
     answer = json.loads(evaluate_json(json.dumps(request)))
     assert answer == {"ok": False, "field": "run", "problems": [],
-                      "message": "run.txt, línea 1: la puntuación «alto» no es un número en cifras ASCII"}
+                      "message": "«run.txt», línea 1: la puntuación «alto» no es un número en cifras ASCII"}
 
 
 def test_no_common_query_is_an_error_in_both_languages_not_zeros(tmp_path, capsys):
@@ -115,3 +115,11 @@ def test_an_internal_error_is_the_pages_failure_not_an_invalid_state(monkeypatch
     monkeypatch.setattr("raglab_core.data_panel.evaluate_files", broken)
     failed = json.loads(evaluate_json(json.dumps({"qrels": {}, "runs": []})))
     assert failed["internal"] is True and failed["message"].startswith("La página falló al evaluar")
+
+
+def test_spanish_messages_quote_file_names_alike():
+    """Issue 20, item 13: every Spanish message that names a file puts it in «…»."""
+    from raglab_core.errors import MESSAGES
+
+    for code in ("file_problem", "file_line_problem", "problems", "not_utf8"):
+        assert "«{name}»" in MESSAGES[code][1], code

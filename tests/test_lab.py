@@ -5,7 +5,7 @@ from math import log2
 
 import pytest
 
-from raglab_core import LabError, compute, metrics
+from raglab_core import LabError, compute, form, metrics
 from raglab_core.lab import check_defaults
 
 NBSP = "\u00a0"
@@ -89,9 +89,9 @@ def test_overlap_at_or_above_chunk_blanks_only_chunking_outputs(scenario):
     for name in ("chunks", "indexed_tokens", "duplicated_tokens", "duplication", "stride"):
         assert view["outputs"][name]["text"] == "—"
         assert view["outputs"][name]["raw"] == ""
-    # The reason is given once, on the panel's first output, not five times.
+    # Every «—» says why (issue 20, item 4), next to it.
     notes = [view["outputs"][name]["note"] for name in ("chunks", "indexed_tokens", "duplicated_tokens", "duplication", "stride")]
-    assert notes == ["Sin calcular: corrige el solape.", None, None, None, None]
+    assert notes == ["Sin calcular: corrige el solape."] * 5
     assert values(view_of(scenario))["precision"] == view["outputs"]["precision"]["value"]
 
 
@@ -292,6 +292,10 @@ def test_controls_are_read_within_the_form_tables_ranges(scenario):
     from raglab_core import form
 
     for row in form.table(len(scenario["documents"]))["controls"]:
+        if row["name"] == "posicion":  # a place on the strip: clamped to it, never an error
+            position = view_of(scenario, posicion=str(row["max"] + 1))["controls"]["posicion"]
+            assert position["error"] is None and position["value"] == position["max"] == 1200 - 100
+            continue
         assert view_of(scenario, **{row["name"]: str(row["max"] + 1)})["controls"][row["name"]]["error"], row["name"]
         if row["min"] > 0:
             assert view_of(scenario, **{row["name"]: str(row["min"] - 1)})["controls"][row["name"]]["error"]
@@ -331,10 +335,11 @@ RANKING_STATES = [
     )
 ]
 CHUNKING_STATES = [
-    {"docs": docs, "tokens_doc": tokens, "chunk": chunk, "solape": overlap}
+    {"docs": docs, "tokens_doc": tokens, "chunk": chunk, "solape": overlap, "evidencia": length}
     for docs in (0, 1, 3)
     for tokens in (0, 1, 2, 100, 1200)
     for chunk, overlap in ((1, 0), (2, 1), (100, 0), (100, 99), (512, 64), (64, 64))
+    for length in (1, 2, 100, 600)
 ]
 NUMBER = r"\d+(?:,\d+)?"
 
@@ -410,8 +415,20 @@ def check_chunking_reading(view):
         assert number(out["stride"]["text"]) == f"{stride} {'token' if stride == '1' else 'tokens'}"
     for indexed in claims(r"El índice guarda ([\d ]+) tokens", reading):
         assert indexed == number(out["indexed_tokens"]["text"])
-    for pct in claims(r"\((\d+,\d %)\)", reading):
+    for pct in claims(r"\(el ([\d ]+,\d %) del corpus, no del índice\)", reading):
         assert pct == number(out["duplication"]["text"])
+    for share in claims(r"queda entera en al menos un chunk en (?:el )?((?:más del |menos del )?[\d,]+ %) de las posiciones", reading):
+        assert share == number(out["containment"]["text"]) and 0 < out["containment"]["value"] < 1
+    if "queda siempre entera" in reading:
+        assert out["containment"]["value"] == 1
+    if "queda siempre partida" in reading:
+        assert out["containment"]["value"] == 0 and out["min_overlap_whole"]["raw"] == ""
+    for minimum in claims(r"(?:Con un solape de|Bastaría un solape de|Un solape de) ([\d ]+)", reading):
+        assert int(minimum.replace(" ", "")) == out["min_overlap_whole"]["value"]
+    for before, after in claims(r"el índice pasaría de ([\d ]+) a ([\d ]+) tokens", reading):
+        assert (before, after) == (number(out["indexed_tokens"]["text"]), number(out["indexed_tokens_whole"]["text"]))
+    for touching in claims(r"De media la tocan ([\d ,]+) chunks", reading):
+        assert touching == number(out["windows_touching"]["text"])
     for chunks in claims(r"el índice guarda ([\d ]+) chunks?", reading):
         assert chunks == number(out["chunks"]["text"])
 
@@ -422,6 +439,7 @@ def test_readings_quote_the_cards_and_use_correct_spanish(scenario, state):
     check_metrics_reading(scenario, state, view)
     check_chunking_reading(view)
     texts = [view["outputs"][name]["text"] for name in ("metrics_reading", "chunking_reading", "stride", "duplicated_tokens")]
+    texts += [view["chunk_windows"]["text"], view["chunk_windows"].get("scale", "")]
     texts += [row["movement_label"] for row in view["ranking"]]
     texts += [c["error"] for c in view["controls"].values() if c["error"]]
     for text in texts:
@@ -509,7 +527,7 @@ def test_chunk_windows_follow_the_contract(scenario, tokens, chunk, overlap):
         (j * stride, min(j * stride + chunk, tokens)) for j in range(min(w["windows"], 12))
     ]
     assert w["more"] == w["windows"] - len(w["shown"])
-    assert all(0 <= s["x"] and s["x"] + s["width"] <= 600.01 for s in w["shown"])
+    assert all(0 <= s["x"] and s["x"] + s["width"] <= w["geometry"]["width"] + 0.01 for s in w["shown"])
     if w["more"]:
         assert f"y {w['more']} ventanas más" in w["text"]
 
@@ -517,5 +535,80 @@ def test_chunk_windows_follow_the_contract(scenario, tokens, chunk, overlap):
 def test_extreme_overlap_is_warned_about_in_words(scenario):
     reading = view_of(scenario, chunk=512, solape=511)["outputs"]["chunking_reading"]["text"]
     assert "689 chunks con un stride de 1 token" in reading
-    assert "Aviso: un solape de 511 en chunks de 512 deja un stride de 1 token, así que el índice ocupa 294,0 veces el corpus" in reading
+    assert "así que el corpus se indexa 293,97 veces" in reading
+    assert "Aviso: un solape de 511 en chunks de 512 deja un stride de 1 token: la mayor parte de lo que guarda el índice son copias" in reading
     assert "Aviso" not in view_of(scenario)["outputs"]["chunking_reading"]["text"]
+
+
+# --- issue 20, items 3–5: honest controls, notes and totals ------------------------------------
+
+
+def test_notes_name_only_what_is_wrong(scenario):
+    """umbral 0 is invalid; the total that follows it is not, and recall's note does not blame it."""
+    view = view_of(scenario, umbral="0")
+    assert view["outputs"]["recall"]["note"] == "Sin calcular: corrige el umbral."
+    assert view["controls"]["total"]["error"] is None
+    hint = next(row["hint"] for row in form.table(12)["controls"] if row["name"] == "umbral")
+    assert "(1–3)" in hint and "0–3" not in hint
+
+
+def test_every_dash_says_why_and_so_does_the_live_region(scenario):
+    view = view_of(scenario, k="abc")
+    for name in ("precision", "recall", "mrr", "ndcg", "relevant_in_k"):
+        assert view["outputs"][name]["text"] == "—" and view["outputs"][name]["note"] == "Sin calcular: corrige k."
+    assert view["announcements"]["metrics"].endswith("nDCG@k —. Sin calcular: corrige k.")
+    zero = view_of(scenario, total="0", umbral="3", edited=["total"])
+    assert "Recall@5 —" in zero["announcements"]["metrics"]
+    assert zero["announcements"]["metrics"].endswith(zero["outputs"]["recall"]["note"])
+
+
+@pytest.mark.parametrize("state", [{"rerank": "13"}, {"k": "abc"}, {"rerank": "-1", "umbral": "0"}])
+def test_the_breakdown_shows_no_number_the_cards_refuse(scenario, state):
+    view = view_of(scenario, **state)
+    assert view["outputs"]["ndcg"]["text"] == "—"
+    for row in view["breakdown"]:
+        assert not row["first"]
+        for cell in ("relevant_text", "mrr_text", "gain_text", "discount_text", "contribution_text", "running_text"):
+            assert row[cell] == "—", (cell, row)
+
+
+def test_the_breakdown_keeps_its_numbers_when_only_the_threshold_is_wrong(scenario):
+    view = view_of(scenario, umbral="0")
+    assert view["outputs"]["ndcg"]["text"] != "—"
+    assert [row["running_text"] for row in view["breakdown"]] == [row["running_text"] for row in view_of(scenario)["breakdown"]]
+    assert {row["relevant_text"] for row in view["breakdown"]} == {"—"}
+
+
+@pytest.mark.parametrize("typed", ["", "  "])
+def test_an_emptied_total_follows_the_threshold_again_without_error(scenario, typed):
+    for umbral, judged in ((1, 12), (2, 8), (3, 3)):
+        view = view_of(scenario, total=typed, umbral=umbral, edited=["total"])
+        assert view["controls"]["total"] == {"value": judged, "error": None, "set": False, "raised_from": None}
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("x", "No es un número entero. Escribe un entero entre 8 y 100\u00a0000."),
+    ("-2", "No puede ser negativo: debe ser un entero entre 8 y 100\u00a0000."),
+    ("100001", "Debe ser un entero entre 8 y 100\u00a0000."),
+])
+def test_a_bad_total_states_its_real_range(scenario, typed, message):
+    assert view_of(scenario, total=typed, edited=["total"])["controls"]["total"]["error"] == message
+
+
+def test_a_raised_total_is_temporary(scenario):
+    """Issue 20, item 5: 9, umbral 1 (raised to 12), umbral 3 again: the user's 9 is back."""
+    raised = view_of(scenario, total="9", umbral=1, edited=["total", "umbral"])
+    assert raised["controls"]["total"]["value"] == 12 and raised["controls"]["total"]["raised_from"] == 9
+    back = view_of(scenario, total="9", umbral=3, edited=["total", "umbral"])
+    assert back["controls"]["total"] == {"value": 9, "error": None, "set": True, "raised_from": None}
+    assert back["outputs"]["recall"]["value"] == 1 / 9 and "relevantes que nadie juzgó" in back["outputs"]["metrics_reading"]["text"]
+
+
+@pytest.mark.parametrize("typed, message", [
+    (" 5 ", None),
+    ("\uff15", "Usa las cifras 0 a 9: debe ser un entero entre 1 y 12."),
+    ("1 2", "Escribe las cifras sin espacios entre ellas: debe ser un entero entre 1 y 12."),
+])
+def test_spaces_around_a_number_are_fine_and_the_messages_say_so(scenario, typed, message):
+    """Issue 20, item 13: « 5 » is accepted, so no message may say «sin espacios» about anything else."""
+    assert view_of(scenario, k=typed)["controls"]["k"]["error"] == message

@@ -6,7 +6,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from raglab_core import LabError, compute, metrics
+from raglab_core import LabError, compute, evidence, metrics
 
 from .conftest import load_scenario
 
@@ -65,7 +65,8 @@ control_value = st.one_of(
     st.sampled_from(["", " ", "-1", "0", "1e309", "NaN", "0x10", "٣", "1,5", "10e3", "5", "512", "64"]),
     json_like,
 )
-NAMES = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "grades", "edited"]
+NAMES = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "evidencia", "posicion", "grades",
+         "edited"]
 FORBIDDEN = ("nan", "inf", "none", "null", "undefined")
 
 
@@ -125,7 +126,7 @@ def test_compute_survives_a_mangled_scenario(data):
 
 # --- the judgments model (DESIGN §4.1) over valid states ---------------------------------------
 
-CONTROLS = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "grades"]
+CONTROLS = ["k", "umbral", "rerank", "total", "docs", "tokens_doc", "chunk", "solape", "evidencia", "posicion", "grades"]
 
 
 @st.composite
@@ -139,11 +140,14 @@ def valid_states(draw):
         "tokens_doc": draw(st.integers(0, 3000)),
         "chunk": draw(st.integers(1, 600)),
         "solape": draw(st.integers(0, 600)),
+        "evidencia": draw(st.integers(1, 4000)),  # longer than the document or the chunk: no error either
         "grades": draw(st.lists(st.integers(0, 3), min_size=12, max_size=12)),
         "edited": draw(st.lists(st.sampled_from(CONTROLS), unique=True, max_size=5)),
     }
     if draw(st.booleans()):
         state["total"] = str(draw(st.integers(0, 40)))
+    if draw(st.booleans()):
+        state["posicion"] = str(draw(st.integers(0, 5000)))
     return state
 
 
@@ -179,6 +183,13 @@ def test_every_state_follows_the_one_judgments_model(state):
     assert ("solape" in errors) == (state["solape"] >= state["chunk"] and pair[-1:] != ["chunk"])
     if "total" in errors:
         assert [name for name in state["edited"] if name in ("total", "umbral", "grades")][-1] == "total"
+    # The evidence's cards are the exact fractions, and the drawn span lies in the document.
+    if out["containment"]["raw"]:
+        found = evidence.evidence(state["tokens_doc"], state["chunk"], state["solape"], state["evidencia"])
+        assert out["containment"]["value"] == float(found.containment)
+        assert out["windows_touching"]["value"] == float(found.windows_touching)
+        marks = view["chunk_windows"]["evidence"]
+        assert 0 <= marks["start"] and marks["end"] <= state["tokens_doc"] and marks["end"] - marks["start"] == state["evidencia"]
 
 
 @given(st.floats(-1e7, 1e7, allow_nan=False), st.integers(0, 4))

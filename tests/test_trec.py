@@ -75,7 +75,7 @@ def test_json_run_is_detected_by_its_first_non_blank_character():
 def test_each_bad_line_is_reported_with_file_line_and_reason_in_both_languages(parse, lines, line, kind, english, spanish):
     error = error_of(parse, lines, name="data/input.txt")
     assert error.english() == f"data/input.txt, line {line}: {english}"
-    assert str(error).startswith(f"data/input.txt, línea {line}: {spanish}")
+    assert str(error).startswith(f"«data/input.txt», línea {line}: {spanish}")
     assert error.name == "data/input.txt"
     assert [(problem.line, problem.kind) for problem in error.problems] == [(line, kind)]
     assert isinstance(error, LabError) and isinstance(error, ValueError)
@@ -93,12 +93,15 @@ def test_an_empty_or_blank_file_is_an_error(parse, what, lines):
 def test_a_run_given_as_qrels_is_named_as_such_once():
     error = error_of(parse_qrels, ["", "301 Q0 FT1 1 12.5 bm25", "301 Q0 FT2 2 11.0 bm25"], name="run.txt")
     assert error.english() == "run.txt, line 2: this looks like a run file (6 columns: qid Q0 docid rank score tag), not qrels"
-    assert str(error) == "run.txt, línea 2: esto parece un fichero de run (6 columnas: qid Q0 docid rank score tag), no de qrels"
+    assert str(error) == "«run.txt», línea 2: esto parece un fichero de run (6 columnas: qid Q0 docid rank score tag), no de qrels"
 
 
 def test_qrels_given_as_a_run_are_named_as_such_once():
     error = error_of(parse_run, ["301 0 FT1 1", "301 0 FT2 0"], name="qrels.txt")
-    assert error.english() == "qrels.txt, line 1: this looks like a qrels file (4 columns: qid iter docid rel), not a run"
+    assert error.english() == (
+        "qrels.txt, line 1: this looks like a qrels file, not a run: its first line has 4 columns, as qrels have "
+        "(qid iter docid rel, or BEIR's query-id corpus-id score), where a run has 6 (qid Q0 docid rank score tag)"
+    )
     assert len(error.problems) == 1 and error.more == 0
 
 

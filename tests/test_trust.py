@@ -74,10 +74,10 @@ def test_upper_cased_run_is_warned_about_in_the_panel_and_the_reading_says_so():
                            {"name": "run-densa.txt", "text": text("run-densa.txt")}], MEASURES)
     [warning] = view["warnings"]
     assert warning["code"] == "run_none_judged"
-    assert warning["text"].startswith("«A: bm25-upper.txt»: ninguno de los documentos que ordena en las 40 consultas")
+    assert warning["text"].startswith("«bm25-upper.txt»: ninguno de los documentos que ordena en las 40 consultas")
     assert "mayúsculas y los prefijos" in warning["text"] and "«DOC01-015»" in warning["text"]
     reading = view["comparison"]["reading"]
-    assert reading.startswith("Atención: esta comparación se apoya en datos con avisos (arriba) sobre «A: bm25-upper.txt»")
+    assert reading.startswith("Atención: esta comparación se apoya en datos con avisos (arriba) sobre «bm25-upper.txt»")
 
 
 def test_missing_queries_are_warned_about_and_the_complete_setting_is_the_clis(tmp_path, capsys):
@@ -100,7 +100,7 @@ def test_missing_queries_are_warned_about_and_the_complete_setting_is_the_clis(t
         assert [cell["raw"] for cell in view["means"][0]["cells"]] == list(report["runs"][0]["mean"].values())
         assert view["means"][0]["queries"] == (40 if complete else 20)
         [shown] = [w for w in view["warnings"] if w["code"] == missing["code"]]
-        assert shown["text"].startswith("«half.txt»: 20 de las 40 consultas de los qrels no están en el run («q02»")
+        assert shown["text"].startswith("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run («q02»")
         assert "«Contar como 0 las consultas que falten»" in shown["text"]
 
 
@@ -118,7 +118,7 @@ def test_query_id_retrieved_low_judged_and_undefined_measures_are_warned_about()
     undefined = codes["queries_without_relevant"]
     assert (undefined["count"], undefined["total"], undefined["measures"], undefined["examples"]) == (
         1, 3, ["R@10", "AP"], ["q2"])
-    assert "R@10 and AP are undefined for it" in undefined["message"]
+    assert "there is no value of R@10 and AP for it" in undefined["message"]
 
 
 def test_clean_runs_get_no_warning(capsys):
@@ -223,11 +223,12 @@ def test_panel_shows_the_interval_and_reads_it_without_overclaiming():
 
 
 def stream(bridge, files):
-    for slot, body in zip(("qrels", "A", "B"), files):
-        bridge.begin(slot, True)
-        bridge.feed(body)
-        assert json.loads(bridge.end())["ok"]
-    assert json.loads(bridge.finish(None))["ok"]
+    """What data-worker.js does: read each file Python asks for (raglab_core.inputs.Reading), then finish."""
+    bodies = dict(zip(("qrels", "A", "B"), files))
+    while slot := bridge.next():
+        bridge.feed(bodies[slot])
+        bridge.end()
+    assert json.loads(bridge.finish())["ok"]
 
 
 @pytest.mark.parametrize("complete", [False, True])
@@ -281,3 +282,55 @@ def test_query_detail_shows_each_runs_top_ten_with_grades_and_shared_documents()
                 assert document["grade"] == grade
                 assert document["grade_text"] == ("sin juicio" if grade is None else f"grado {grade}")
                 assert document["shared"] == (document["id"] in tops[0] and document["id"] in tops[1])
+
+
+# --- encodings and column counts -----------------------------------------------------------------
+
+
+def test_utf16_and_windows_1252_files_are_named_with_the_offset_of_the_first_bad_byte(tmp_path, capsys):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(text("qrels.txt"))
+    powershell = tmp_path / "run-ps.txt"  # Windows PowerShell 5's `>`: UTF-16 LE with a byte order mark
+    powershell.write_bytes(text("run-bm25.txt").encode("utf-16"))
+    status, out, err = cli(capsys, qrels, powershell)
+    assert status == 1 and out == ""
+    assert "it looks like UTF-16" in err and "PowerShell" in err and "at offset 0" in err
+    assert "Set-Content -Encoding utf8 run-ps-utf8.txt" in err
+    latin = tmp_path / "run-1252.txt"
+    body = text("run-bm25.txt").encode()
+    cut = body.index(b"\n", 5000) + 1  # a bad byte far from the start, in a later chunk when read in small chunks
+    latin.write_bytes(body[:cut] + "q99 Q0 café 1 0.5 x\n".encode("cp1252"))
+    status, out, err = cli(capsys, qrels, latin)
+    assert status == 1
+    assert f"looks like Windows-1252 (Latin-1): byte 0xE9 at offset {cut + 10} is 'é'" in err
+    assert "iconv -f WINDOWS-1252 -t UTF-8" in err
+
+
+def test_the_page_bridge_words_the_same_diagnosis_in_spanish():
+    """What data-worker.js does when the browser's decoder fails: the bytes go to Python, which says why."""
+    bridge = EvaluationBridge(json.dumps({"qrels": "q.txt", "runs": ["r.txt"]}))
+    assert bridge.next() == "qrels"
+    chunk = "q1 0 café 1\n".encode("cp1252")
+    # The decoder failed in a chunk that starts at byte 1000, whose first byte ends a character begun before.
+    bridge.undecodable(json.dumps({"head": list(b"q1 0 d 1\n"), "data": list(b"\xa9" + chunk), "base": 1000, "skip": 1}))
+    assert bridge.next() is None
+    answer = json.loads(bridge.finish())
+    assert answer["ok"] is False and answer["field"] == "qrels"
+    assert answer["message"].startswith(
+        "No se pudo leer «q.txt»: no es texto UTF-8; parece Windows-1252 (Latin-1): el byte 0xE9, en la posición 1009 "
+        "(contando desde 0), es «é» en Windows-1252.")
+    bridge = EvaluationBridge(json.dumps({"qrels": "q.txt", "runs": ["r.txt"]}))
+    bridge.next(), bridge.feed("q1 0 d1 1\n"), bridge.end()
+    assert bridge.next() == "A"
+    bridge.undecodable(json.dumps({"head": list(b"\xff\xfeq\x001\x00"), "data": list(b"\xff\xfeq\x00"), "base": 0, "skip": 0}))
+    answer = json.loads(bridge.finish())
+    assert answer["field"] == "run" and "«r.txt»: no es texto UTF-8; parece UTF-16" in answer["message"]
+
+
+@pytest.mark.parametrize("columns", [3, 4])
+def test_a_run_whose_first_line_looks_like_qrels_gets_its_real_column_count(tmp_path, capsys, columns):
+    run = tmp_path / "run.txt"
+    run.write_text(" ".join(["q1", "0", "d1", "1"][:columns]) + "\n")
+    status, _, err = cli(capsys, SAMPLE / "qrels.txt", run)
+    assert status == 1
+    assert f"this looks like a qrels file, not a run: its first line has {columns} columns" in err

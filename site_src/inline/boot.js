@@ -2,9 +2,9 @@
  *
  * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
  * before the stylesheet or any other request, so the runtime downloads and restores in parallel
- * with the page's parsing and first paint. lab.js, which needs the whole
- * DOM, takes the worker over when it runs; messages that arrive before that are kept for it.
- * Either script may run first: whichever comes second makes the connection.
+ * with the page's parsing and first paint. lab.js, which needs the whole DOM, is deferred: it runs
+ * after this, and takes the worker over from window.raglabBoot; messages that arrive before that
+ * are kept for it.
  */
 (() => {
   "use strict";
@@ -38,6 +38,7 @@
         decoder: { module: absolute(config.snapshot.decoder.module), wasm: absolute(config.snapshot.decoder.wasm) },
       },
       lock: config.lock,
+      data: absolute(config.dataWorker),
     });
     return worker;
   }
@@ -75,5 +76,4 @@
   boot.problem = usable();
   if (!boot.deferred) boot.begin();
   window.raglabBoot = boot;
-  if (window.raglabAttach) window.raglabAttach(); // lab.js ran first and is waiting
 })();

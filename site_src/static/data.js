@@ -10,20 +10,21 @@
 
   const panel = document.querySelector('[data-panel="data"]');
   const config = JSON.parse(document.getElementById("lab-config").textContent);
+  const WORDS = config.data.words; // raglab_core.data_panel.page_settings: every sentence of this file
   const SLOTS = ["qrels", "run-a", "run-b"];
   const chosen = {}; // slot -> {name, file} | {name, text}
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-panel-output="${name}"]`);
   const statusLine = $("[data-data-status]");
+  const errorBox = $("[data-data-error]");
   const errorLine = $("[data-data-error-text]");
   const problemList = $("[data-data-problems]");
+  const measuresError = $('[data-data-error-for="measures"]');
   const settings = {
     measures: $('[data-setting="measures"]'),
     ties: $('[data-setting="ties"]'),
     complete: $('[data-setting="complete"]'),
   }; // no name: not the lab's controls
-  const SLOT_NAMES = { qrels: "qrels", "run-a": "run A", "run-b": "run B" };
-  const MAX_ROWS = 200; // per-query rows drawn at once (the sort still covers every query)
   const progressBox = $("[data-data-progress]");
   const progressBar = progressBox.querySelector("progress");
   const buttons = {
@@ -36,13 +37,11 @@
   const warningList = $('[data-output="data-warnings"]');
   const detail = out("query-detail");
   let worker = null;
-  let running = false;
-  let rowsRequest = 0; // the per-query rows live in the worker: the page asks for the ones it draws
-  let onRows = null;
+  let busy = false; // an evaluation runs, or the sample files load: no second one starts
+  let evaluation = 0; // the id of the latest evaluation: every message about one carries it
   let lastRequestKey = "";
 
-  // An integer as the page writes it (RAE: groups of three with a no-break space, from five digits).
-  const integer = (n) => (String(n).length > 4 ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0") : String(n));
+  const fill = (template, name) => template.replace("{name}", name);
 
   function el(tag, attributes = {}, text) {
     const node = document.createElement(tag);
@@ -56,8 +55,14 @@
   function choose(slot, item) {
     if (item) chosen[slot] = item;
     else delete chosen[slot];
-    const where = !item ? null : item.file ? `fichero «${item.name}»` : item.sample ? `ejemplo «${item.name}»` : "texto pegado";
-    $(`[data-slot-status="${slot}"]`).textContent = where ? `Elegido: ${where}.` : "Sin fichero.";
+    const said = !item
+      ? WORDS.no_file
+      : item.file
+        ? fill(WORDS.chosen_file, item.name)
+        : item.sample
+          ? fill(WORDS.chosen_sample, item.name)
+          : WORDS.chosen_text;
+    $(`[data-slot-status="${slot}"]`).textContent = said;
     markStale();
   }
 
@@ -71,7 +76,7 @@
     const area = $(`[data-paste-for="${slot}"]`);
     area.addEventListener("input", () => {
       input.value = "";
-      choose(slot, area.value.trim() ? { name: `${SLOT_NAMES[slot]} (texto pegado)`, text: area.value } : null);
+      choose(slot, area.value.trim() ? { name: WORDS.pasted[slot], text: area.value } : null);
     });
     const zone = $(`[data-slot="${slot}"]`);
     zone.addEventListener("dragover", (event) => {
@@ -88,6 +93,9 @@
   }
 
   buttons.sample.addEventListener("click", async () => {
+    if (busy) return;
+    setBusy(true);
+    statusLine.textContent = WORDS.loading_sample;
     try {
       const texts = await Promise.all(
         config.sample.map(async (url) => {
@@ -97,11 +105,13 @@
         })
       );
       SLOTS.forEach((slot, index) => choose(slot, texts[index] || null));
-      evaluate();
     } catch (error) {
       console.error("raglab: sample", error);
-      showError("No se pudieron cargar los datos de ejemplo. Recarga la página.");
+      fail(WORDS.sample_failed);
+      return;
     }
+    setBusy(false);
+    evaluate();
   });
 
   // --- evaluating ----------------------------------------------------------------------------
@@ -118,7 +128,7 @@
   function markStale() {
     const result = $("[data-data-result]");
     if (!result.hidden && requestKey() !== lastRequestKey) {
-      statusLine.textContent = "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.";
+      statusLine.textContent = WORDS.stale;
       result.dataset.stale = "true";
     }
   }
@@ -126,52 +136,99 @@
   settings.ties.addEventListener("change", markStale);
   settings.complete.addEventListener("change", markStale);
 
-  /** A message, and a bad file's problems as a list (Python's lines: at most ten, then how many more). */
-  function showError(message, problems = []) {
-    errorLine.textContent = message;
+  /** The controls an error is about (its `field`, and for a file the slot that holds it). */
+  function fieldControls(field, slot) {
+    if (field === "measures") return [settings.measures];
+    const slots = field === "qrels" ? ["qrels"] : field === "run" ? (slot === "B" ? ["run-b"] : ["run-a"]) : [];
+    return slots.flatMap((name) => [$(`[data-pick-for="${name}"]`), $(`[data-paste-for="${name}"]`)]);
+  }
+
+  /** Mark the controls of a failed field invalid, described by the message (none: clear every mark). */
+  function markInvalid(controls) {
+    for (const control of panel.querySelectorAll("[data-invalid-by-panel]")) {
+      control.removeAttribute("aria-invalid");
+      control.removeAttribute("data-invalid-by-panel");
+      const describedBy = (control.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== errorBox.id);
+      if (describedBy.length) control.setAttribute("aria-describedby", describedBy.join(" "));
+      else control.removeAttribute("aria-describedby");
+    }
+    for (const control of controls) {
+      control.setAttribute("aria-invalid", "true");
+      control.dataset.invalidByPanel = "";
+      if (control !== settings.measures) {
+        const describedBy = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+        control.setAttribute("aria-describedby", [...describedBy, errorBox.id].join(" "));
+      }
+    }
+  }
+
+  /**
+   * A message, and a bad file's problems as a list (Python's lines: at most ten, then how many more),
+   * tied to the field it is about; a measures error is written under the measures field.
+   */
+  function showError(message, problems = [], field = null, slot = null) {
+    const onMeasures = field === "measures";
+    measuresError.textContent = onMeasures ? message : "";
+    errorLine.textContent = onMeasures ? "" : message;
     const items = problems.map((text) => el("li", {}, text));
     problemList.replaceChildren(...items);
     problemList.hidden = items.length === 0;
+    markInvalid(message ? fieldControls(field, slot) : []);
+  }
+
+  function setBusy(on) {
+    busy = on;
+    // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
+    for (const button of [buttons.evaluate, buttons.sample]) button.setAttribute("aria-disabled", String(on));
   }
 
   function setRunning(on) {
-    running = on;
+    setBusy(on);
     buttons.cancel.hidden = !on;
-    buttons.evaluate.disabled = on;
-    buttons.sample.disabled = on;
     progressBox.hidden = !on;
     panel.setAttribute("aria-busy", String(on));
   }
 
+  function dropWorker() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  function clearResult() {
+    const result = $("[data-data-result]");
+    result.hidden = true;
+    for (const name of ["means-head", "means", "comparison-rows", "per-query-head", "per-query", "chart"]) out(name).replaceChildren();
+    warningList.replaceChildren();
+    $("[data-data-warnings]").hidden = true;
+    detail.hidden = true;
+  }
+
   function evaluate() {
+    if (busy) return;
     showError("");
-    if (!chosen.qrels || !chosen["run-a"]) {
-      showError("Faltan datos: elige al menos los qrels y el run A.");
-      return;
-    }
-    if (!window.raglabBoot || !window.raglabBoot.spawn) {
-      showError("Python no está disponible en esta página (mira el aviso de arriba).");
-      return;
-    }
+    if (!chosen.qrels || !chosen["run-a"]) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
+    if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
     if (!worker) {
       worker = window.raglabBoot.spawn();
       worker.addEventListener("message", (event) => onMessage(event.data));
       worker.addEventListener("error", (event) => {
         event.preventDefault();
-        finish();
-        worker = null;
-        showError("El cálculo se detuvo. Vuelve a pulsar «Evaluar».");
         console.error("raglab: evaluation worker", event.message);
+        dropWorker();
+        clearResult();
+        if (busy) fail(WORDS.stopped);
       });
     }
     lastRequestKey = requestKey();
+    evaluation += 1;
     const runs = [chosen["run-a"], chosen["run-b"]].filter(Boolean);
     setRunning(true);
     progressBar.removeAttribute("value");
-    statusLine.textContent = "Preparando Python para evaluar…";
+    statusLine.textContent = WORDS.preparing;
     worker.postMessage({
       type: "evaluate",
       request: {
+        evaluation,
         qrels: chosen.qrels,
         runs,
         measures: settings.measures.value,
@@ -181,52 +238,59 @@
     });
   }
 
-  function finish() {
+  /** The evaluation failed: say so in the status line (a live region), and move the focus to the reason. */
+  function fail(message, problems = [], field = null, slot = null) {
     setRunning(false);
+    statusLine.textContent = WORDS.failed;
+    showError(message, problems, field, slot);
+    if (field === "measures") settings.measures.focus();
+    else errorBox.focus();
   }
 
   buttons.evaluate.addEventListener("click", evaluate);
   buttons.cancel.addEventListener("click", () => {
-    if (!running) return;
-    worker.terminate(); // the only way to stop Python mid-run; the next evaluation starts a new one
-    worker = null;
-    finish();
-    statusLine.textContent = "Evaluación cancelada.";
+    if (!busy) return;
+    dropWorker(); // the only way to stop Python mid-run; the next evaluation starts a new one
+    clearResult(); // its rows lived in that worker
+    setRunning(false);
+    buttons.evaluate.focus(); // Cancel hides itself: the focus must not drop to <body>
+    statusLine.textContent = WORDS.cancelled;
   });
 
   function onMessage(message) {
+    // About an evaluation since replaced (the boot's messages, "error" included, carry no id)
+    if ("evaluation" in message && message.evaluation !== evaluation) return;
     if (message.type === "eval-progress") {
       progressBar.value = message.fraction;
       statusLine.textContent = message.text;
     } else if (message.type === "evaluated") {
       if (message.ok) {
-        show(message.panel, () => {
-          finish();
-          statusLine.textContent = "Evaluación terminada.";
+        show(message.panel, message.evaluation, () => {
+          setRunning(false);
+          statusLine.textContent = WORDS.done;
         });
       } else {
-        finish();
         if (message.detail) console.error("raglab: evaluation", message.detail);
-        statusLine.textContent = "";
-        showError(message.message, message.problems || []);
+        fail(message.message, message.problems || [], message.field, message.slot);
       }
     } else if (message.type === "rows") {
-      if (message.request === rowsRequest && onRows) onRows(message);
+      if (onRows) onRows(message);
     } else if (message.type === "detail") {
       if (message.ok) showDetail(message.detail);
     } else if (message.type === "download") {
       if (message.ok) save(message.blob, message.name);
     } else if (message.type === "error") {
-      finish();
-      worker = null;
-      showError(message.text);
       console.error("raglab: evaluation worker", message.detail);
+      dropWorker(); // a worker that failed to boot
+      clearResult();
+      fail(message.text);
     }
   }
+  let onRows = null;
 
   // --- showing the result ------------------------------------------------------------------------
 
-  function show(view, done) {
+  function show(view, id, done) {
     const result = $("[data-data-result]");
     result.hidden = false;
     delete result.dataset.stale;
@@ -243,7 +307,7 @@
     out("means").replaceChildren(
       ...view.means.map((run) => {
         const row = el("tr");
-        row.append(el("th", { scope: "row" }, run.name), el("td", {}, String(run.queries)));
+        row.append(el("th", { scope: "row" }, run.name), el("td", {}, run.queries_text));
         for (const cell of run.cells) row.append(el("td", { "data-raw": cell.raw ?? "" }, cell.text));
         return row;
       })
@@ -252,7 +316,7 @@
     const comparison = out("comparison");
     comparison.hidden = !view.comparison;
     if (view.comparison) showComparison(view.comparison);
-    showPerQuery(view.columns, view.row_count, done);
+    showPerQuery(view.columns, view.per_query_caption, id, done);
   }
 
   function showComparison(comparison) {
@@ -265,9 +329,7 @@
           el("th", { scope: "row" }, metric.label),
           el("td", { "data-raw": metric.delta.raw }, metric.delta.text),
           el("td", { "data-low": metric.ci95.raw[0], "data-high": metric.ci95.raw[1] }, metric.ci95.text),
-          el("td", {}, String(metric.wins)),
-          el("td", {}, String(metric.ties)),
-          el("td", {}, String(metric.losses)),
+          ...metric.counts_text.map((text) => el("td", {}, text)),
           el("td", { "data-raw": metric.p_value.raw }, metric.p_value.text)
         );
         return row;
@@ -290,10 +352,7 @@
     out("chart-y-label").textContent = chart.y_label;
     out("chart-x-label").textContent = chart.x_label;
     out("chart-ticks").replaceChildren(...chart.ticks.map((tick) => el("li", {}, tick)));
-    svg.setAttribute(
-      "aria-label",
-      `${chart.label}: ${chart.x_label}; el eje vertical va de ${chart.ticks[2]} a ${chart.ticks[0]}.`
-    );
+    svg.setAttribute("aria-label", chart.description);
     const step = width / Math.max(chart.values.length, 1);
     const shape = (tag, attributes) => {
       const node = document.createElementNS(NS, tag);
@@ -317,19 +376,21 @@
         class: bar.raw > 0 ? "gain" : bar.raw < 0 ? "loss" : "tie",
       });
       const title = document.createElementNS(NS, "title");
-      title.textContent = `${bar.qid}: ${bar.text}`;
+      title.textContent = bar.text;
       rect.append(title);
       return rect;
     });
     svg.replaceChildren(axis, ...bars);
   }
 
-  // The per-query table: the worker sorts every query and sends the first MAX_ROWS of that order,
-  // so that thousands of rows never cross to this thread (nor block it).
-  function showPerQuery(columns, total, done) {
+  // The per-query table: the worker sorts every query and sends the first rows of that order
+  // (config.data.rows_shown), so that thousands of rows never cross to this thread (nor block it).
+  // The table asks for the rows of its own evaluation (`id`): a later evaluation's worker refuses.
+  function showPerQuery(columns, caption, id, done) {
     const head = el("tr");
     let sortColumn = 0;
     let ascending = true;
+    let asked = 0;
     const headers = columns.map((label, index) => {
       const th = el("th", { scope: "col", "aria-sort": "none" });
       const button = el("button", { type: "button" }, label);
@@ -341,11 +402,14 @@
       return th;
     });
     out("per-query-head").replaceChildren(head);
+    out("per-query-caption").textContent = caption;
 
     function request(index, order) {
-      if (!worker) return;
-      rowsRequest += 1;
+      if (!worker || id !== evaluation) return;
+      asked += 1;
+      const number = asked;
       onRows = (message) => {
+        if (message.request !== number || !message.rows) return;
         sortColumn = index;
         ascending = order;
         headers.forEach((other, i) =>
@@ -357,14 +421,11 @@
           done = null;
         }
       };
-      worker.postMessage({ type: "evaluate-rows", column: index, ascending: order, limit: MAX_ROWS, request: rowsRequest });
+      worker.postMessage({ type: "evaluate-rows", evaluation: id, column: index, ascending: order,
+                           limit: config.data.rows_shown, request: number });
     }
 
     function draw(rows) {
-      out("per-query-caption").textContent =
-        rows.length < total
-          ? `Por consulta: las ${rows.length} primeras de ${integer(total)} según el orden elegido (pulsa una cabecera para ordenar)`
-          : "Por consulta (pulsa una cabecera para ordenar)";
       out("per-query").replaceChildren(
         ...rows.map((cells) => {
           const row = el("tr", { "data-query": cells[0].raw });
@@ -384,7 +445,7 @@
   // --- one query, opened: each run's first documents side by side (raglab_core.data_panel.query_detail) ---
 
   function askDetail(qid) {
-    if (worker && !running) worker.postMessage({ type: "evaluate-detail", qid });
+    if (worker && !busy) worker.postMessage({ type: "evaluate-detail", evaluation, qid });
   }
 
   function showDetail(view) {
@@ -421,6 +482,7 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
-  buttons.downloadJson.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", kind: "json" }));
-  buttons.downloadCsv.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", kind: "csv" }));
+  for (const [button, kind] of [[buttons.downloadJson, "json"], [buttons.downloadCsv, "csv"]]) {
+    button.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", evaluation, kind }));
+  }
 })();

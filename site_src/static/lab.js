@@ -11,7 +11,10 @@
   const root = document.documentElement;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const NAMES = config.form.controls.map((row) => row.name); // raglab_core.form's table
+  // Controls whose value follows the others until the URL or the user sets it (`total`, `posicion`).
+  const FOLLOWING = config.form.controls.filter((row) => row.follows).map((row) => row.name);
   const documents = config.scenario.documents;
+  const TEXTS = config.texts; // raglab_core.readings.status_texts: every sentence this file shows
 
   const controls = {};
   const defaults = {};
@@ -39,11 +42,18 @@
   const liveRegion = document.querySelector("[data-announce]");
 
   // What the user asked for, by name, exactly as typed or as found in the URL: Python judges it.
-  // `total` is absent until the URL or the user sets it: Python then uses the judged count.
+  // `total` and `posicion` are absent until the URL or the user sets them: Python then uses the judged
+  // count, and the first window border.
   const raw = { ...defaults };
-  delete raw.total;
+  for (const name of FOLLOWING) delete raw[name];
   // The controls the user changed, most recent last: Python puts a conflict's error on the last one.
   const edited = [];
+
+  // The slider of each control: the control itself, or the mouse-friendly companion of a text field.
+  const sliderOf = {};
+  for (const name of NAMES) {
+    sliderOf[name] = controls[name].type === "range" ? controls[name] : document.querySelector(`[data-companion-for="${name}"]`);
+  }
 
   function readUrl() {
     const params = new URLSearchParams(location.search);
@@ -62,19 +72,31 @@
   function writeUrl() {
     const params = new URLSearchParams();
     for (const name of NAMES) {
-      if (raw[name] !== undefined && (name === "total" || raw[name] !== defaults[name])) params.set(name, raw[name]);
+      if (raw[name] !== undefined && (FOLLOWING.includes(name) || raw[name] !== defaults[name])) params.set(name, raw[name]);
     }
     if (raw.grades !== undefined && raw.grades !== defaultGrades) params.set("grades", raw.grades);
-    const query = params.toString();
+    const query = params.toString().replace(/%2C/g, ","); // commas need no escape in a query: grades stay readable
     const url = (query ? `?${query}` : location.pathname) + location.hash;
     if (new URL(url, location.href).href !== location.href) history.replaceState(null, "", url);
   }
 
-  function echo(name) {
+  // The echo repeats what the state holds, as typed or as the URL said it; a slider that cannot show
+  // that value (?umbral=0, ?k=abc) is marked data-unheld, and hides its thumb (lab.css) rather than
+  // point at a value the state does not hold. `control` is the view's, once Python has judged it.
+  function echo(name, control) {
     const shown = document.querySelector(`[data-echo="${name}"]`);
-    if (shown) shown.textContent = controls[name].value;
-    const companion = document.querySelector(`[data-companion-for="${name}"]`);
-    if (companion) companion.value = controls[name].value;
+    if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
+    const slider = sliderOf[name];
+    if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
+    if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
+    const held = slider.value === String(raw[name]) || (control !== undefined && control.value !== null && String(control.value) === slider.value);
+    if (held) {
+      slider.removeAttribute("data-unheld");
+      slider.removeAttribute("aria-valuetext");
+    } else {
+      slider.setAttribute("data-unheld", "");
+      slider.setAttribute("aria-valuetext", String(raw[name]));
+    }
   }
 
   // The state sent to Python for these typed values and this order of edits.
@@ -173,8 +195,8 @@
   let aheadLeft = AHEAD; // and so for the first view too
   const sliders = [];
   for (const name of NAMES) {
-    const slider = controls[name].type === "range" ? controls[name] : document.querySelector(`[data-companion-for="${name}"]`);
-    if (slider && name !== "total") sliders.push({ name, slider });
+    const slider = sliderOf[name];
+    if (slider && !FOLLOWING.includes(name)) sliders.push({ name, slider });
   }
 
   function statesAhead() {
@@ -224,10 +246,11 @@
   }
 
   // Writes `view`, computed for `viewState` (the form's state at change number `change`).
-  function show(view, viewState, change, viewKey = adoptTotal(view.controls.total, viewState)) {
+  function show(view, viewState, change) {
     const applyStart = performance.now();
     applyView(view);
-    shownKey = viewKey;
+    showTotal(view.controls.total, viewState);
+    shownKey = key(viewState);
     shownChange = change;
     markBusy();
     performance.measure("raglab:apply-view", { start: applyStart });
@@ -257,16 +280,14 @@
       const viewState = sent;
       const viewChange = sentChange;
       keep(key(viewState), message.view);
-      const newer = () => viewChange > shownChange || root.dataset.ready !== "true";
-      // A total this view raises is adopted first, so that the latest state goes to Python with it.
-      const viewKey = newer() ? adoptTotal(message.view.controls.total, viewState) : null;
+      const newer = viewChange > shownChange || root.dataset.ready !== "true";
       if (queued) request(); // Python starts on the latest state while this one is written
-      if (viewKey !== null && newer()) show(message.view, viewState, viewChange, viewKey);
+      if (newer) show(message.view, viewState, viewChange);
       if (root.dataset.ready !== "true" || statusBox.dataset.status === "error") {
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
-        const readyText = "Python está listo: los valores se recalculan en tu navegador." + offlineUnavailable;
-        setStatus(notice ? "warning" : "ready", notice ? `${notice} ${readyText}` : readyText);
+        const readyText = config.serviceWorker && !window.isSecureContext ? TEXTS.ready_without_offline : TEXTS.ready;
+        setStatus(notice ? "warning" : "ready", notice ? [notice, readyText].join(" ") : readyText);
         registerServiceWorker();
       }
       computeAhead();
@@ -277,9 +298,10 @@
     } else if (message.type === "error") {
       busy = false;
       fail(message.text, message.detail);
+      if (queued) request(); // the state the user moved to since may well be fine
     } else if (message.type === "worker-error") {
       busy = false;
-      fail("El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.", message.detail);
+      fail(TEXTS.worker_stopped, message.detail);
     }
   }
 
@@ -295,13 +317,6 @@
     statusProgress.hidden = kind !== "loading";
     if (typeof fraction === "number") statusProgress.value = fraction;
   }
-
-  // Service workers need a secure context (HTTPS, or this machine's own address): elsewhere, as on
-  // plain HTTP from a LAN address, the page still works but cannot be kept for offline use.
-  const offlineUnavailable =
-    config.serviceWorker && !window.isSecureContext
-      ? " Sin HTTPS, esta página no queda guardada para usarla sin conexión."
-      : "";
 
   // --- writing the view ----------------------------------------------------------------------
 
@@ -325,22 +340,16 @@
     if (node.dataset[key] !== value) node.dataset[key] = value;
   }
 
-  // The total input always shows the total in use (DESIGN §4.1): the judged count while it follows
-  // the threshold, or the user's value raised to it. Only when the user has not typed since.
-  // What the user typed is left as typed.
-  // Returns the key of the state whose values are shown: `viewState`, or it with the raised total.
-  function adoptTotal(total, viewState) {
-    const shown = key(viewState);
-    if (total.value === null || raw.total !== viewState.total) return shown;
-    const value = String(total.value);
-    if (total.raised_from !== null) {
-      raw.total = value;
-      if (controls.total.value !== value) controls.total.value = value;
-      writeUrl();
-      return key({ ...viewState, total: value }); // the values shown are those of the raised total
-    }
-    if (!total.set && controls.total.value !== value) controls.total.value = value;
-    return shown;
+  // The total input shows the total in use (DESIGN §4.1): the judged count while it follows the
+  // threshold, or the user's value raised to it. A raise belongs to the view, not to the user: `raw`
+  // and the URL keep the user's total, which comes back once the threshold allows it. Left alone
+  // while the user has typed since, or is typing in it (an emptied field is not refilled under them).
+  // A total that follows an invalid threshold has no value: the field is then empty.
+  function showTotal(total, viewState) {
+    if (raw.total !== viewState.total || document.activeElement === controls.total) return;
+    if (total.value === null && total.set) return; // the user's own invalid total, left as typed
+    const value = total.value === null ? "" : String(total.value);
+    if (controls.total.value !== value) controls.total.value = value;
   }
 
   // The nodes of each name, looked up once: a view writes some thirty of them on every change.
@@ -348,6 +357,18 @@
   function nodes(selector) {
     if (!nodeCache.has(selector)) nodeCache.set(selector, Array.from(document.querySelectorAll(selector)));
     return nodeCache.get(selector);
+  }
+
+  // The evidence's place on the strip: its range and words are Python's; while it follows the first
+  // border (not set by the URL or the user) its value is Python's too.
+  function adoptPosition(position) {
+    const input = controls.posicion;
+    input.disabled = position.value === null;
+    setAttr(input, "max", String(position.max));
+    setAttr(input, "aria-valuetext", position.valuetext);
+    if (position.value !== null && raw.posicion === undefined && input.value !== String(position.value)) {
+      input.value = String(position.value);
+    }
   }
 
   function applyView(view) {
@@ -358,7 +379,9 @@
       if (!input) continue;
       if (error) input.setAttribute("aria-invalid", "true");
       else input.removeAttribute("aria-invalid");
+      echo(name, control);
     }
+    adoptPosition(view.controls.posicion);
     for (const [name, output] of Object.entries(view.outputs)) {
       for (const node of nodes(`[data-output="${name}"]`)) {
         setText(node, output.text);
@@ -387,32 +410,50 @@
     viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
   }
 
-  // The strip's geometry comes from raglab_core.arithmetic: this only moves rectangles.
+  // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
+  const evidenceMark = strip && strip.querySelector("[data-evidence]");
   function applyWindows(w) {
     if (!strip) return;
+    const g = w.geometry;
     setData(strip, "windows", w.windows === null ? "" : String(w.windows));
     setData(strip, "whole", String(w.whole));
-    setAttr(strip, "viewBox", `0 0 600 ${w.height || 24}`); // an SVG attribute set, even unchanged, relays it out
+    setAttr(strip, "viewBox", `0 0 ${g.width} ${w.height || g.top}`); // an SVG attribute set, even unchanged, relays it out
     for (const node of nodes("[data-windows-text]")) setText(node, w.text);
+    for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
+    for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
+    const e = w.evidence;
+    setData(evidenceMark, "start", e ? String(e.start) : "");
+    setData(evidenceMark, "end", e ? String(e.end) : "");
+    for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {
+      setAttr(evidenceMark, name, String(value));
+    }
     const mark = strip.querySelector("[data-stride-mark]");
     const [x1, x2] = w.stride_mark || [0, 0];
     setAttr(mark, "x1", String(x1));
     setAttr(mark, "x2", String(x2));
-    const drawn = strip.querySelectorAll("[data-window]");
+    let drawn = strip.querySelectorAll("[data-window]");
     const same = drawn.length === w.shown.length &&
       w.shown.every((win, j) => drawn[j].dataset.start === String(win.start) && drawn[j].dataset.end === String(win.end) &&
         drawn[j].getAttribute("width") === String(win.width));
-    if (same) return;
-    for (const node of drawn) node.remove();
-    for (const win of w.shown) {
-      const rect = document.createElementNS(SVG, "rect");
-      rect.setAttribute("data-window", "");
-      rect.dataset.start = String(win.start);
-      rect.dataset.end = String(win.end);
-      rect.dataset.clipped = String(win.clipped);
-      for (const [name, value] of [["x", win.x], ["y", win.y], ["width", win.width], ["height", 9]]) rect.setAttribute(name, value);
-      strip.appendChild(rect);
+    if (!same) {
+      for (const node of drawn) node.remove();
+      for (const win of w.shown) {
+        const rect = document.createElementNS(SVG, "rect");
+        rect.setAttribute("data-window", "");
+        rect.dataset.start = String(win.start);
+        rect.dataset.end = String(win.end);
+        rect.dataset.clipped = String(win.clipped);
+        for (const [name, value] of [["x", win.x], ["y", win.y], ["width", win.width], ["height", g.row_height]]) {
+          rect.setAttribute(name, value);
+        }
+        strip.insertBefore(rect, evidenceMark); // the evidence stays drawn on top
+      }
+      drawn = strip.querySelectorAll("[data-window]");
     }
+    w.shown.forEach((win, j) => {
+      setData(drawn[j], "holds", String(win.holds));
+      setData(drawn[j], "touches", String(win.touches));
+    });
   }
 
   const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
@@ -457,6 +498,13 @@
       changed(name);
     });
   }
+  // An emptied total follows the threshold again (Python reads "" so): once the user leaves the field,
+  // the state drops it, and the field shows the count in use.
+  controls.total.addEventListener("change", () => {
+    if (raw.total === undefined || raw.total.trim() !== "") return;
+    delete raw.total;
+    changed("total");
+  });
   for (const companion of document.querySelectorAll("[data-companion-for]")) {
     companion.addEventListener("input", () => {
       const name = companion.dataset.companionFor;
@@ -473,6 +521,82 @@
     });
   }
 
+  // «Restablecer» and «Copiar enlace» (DESIGN §4.3).
+  const actionStatus = document.querySelector("[data-action-status]");
+  function say(text) {
+    liveRegion.textContent = text;
+    actionStatus.textContent = text;
+  }
+
+  // Every control back to the scenario's defaults, grades included; the URL without a query. Before
+  // Python is ready the page still shows the build's render, which is the view of exactly this state.
+  function reset() {
+    for (const name of Object.keys(raw)) delete raw[name];
+    Object.assign(raw, defaults);
+    for (const name of FOLLOWING) delete raw[name]; // the total follows the threshold again, the evidence the border
+    edited.splice(0);
+    for (const name of NAMES) {
+      controls[name].value = defaults[name];
+      echo(name);
+    }
+    for (const doc of documents) gradeSelects[doc.id].value = String(doc.grade);
+    changes += 1;
+    aheadLeft = AHEAD;
+    request();
+    writeUrl();
+    markBusy();
+    say(TEXTS.reset);
+  }
+
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      say(TEXTS.copied);
+    } catch (error) {
+      say(TEXTS.not_copied); // no clipboard here (plain HTTP from another machine), or permission refused
+    }
+  }
+
+  document.querySelector('[data-action="reset"]').addEventListener("click", reset);
+  document.querySelector('[data-action="copy-link"]').addEventListener("click", copyLink);
+
+  // Definitions open next to their «?», never over the value they define (the browser's default is
+  // the middle of the viewport): under the card or control that holds the button, or above it when
+  // the viewport has no room below. Kept there while the page scrolls.
+  const POPOVER_GAP = 6;
+  function place(popover, button) {
+    const around = (button.closest(".output, .control, .breakdown-totals > div") || button).getBoundingClientRect();
+    const own = button.getBoundingClientRect();
+    const box = popover.getBoundingClientRect();
+    const above = around.top - POPOVER_GAP - box.height;
+    const below = around.bottom + POPOVER_GAP;
+    const top = below + box.height <= innerHeight || above < 0 ? below : above;
+    const left = Math.max(POPOVER_GAP, Math.min(own.right - box.width, innerWidth - box.width - POPOVER_GAP));
+    popover.style.top = `${Math.round(top)}px`;
+    popover.style.left = `${Math.round(left)}px`;
+  }
+  let openDefinition = null;
+  for (const button of document.querySelectorAll("button[popovertarget]")) {
+    const popover = document.getElementById(button.getAttribute("popovertarget"));
+    if (!popover) continue;
+    // Hidden until placed: "toggle" comes a task after the popover is shown, and its size is known.
+    popover.addEventListener("beforetoggle", (event) => {
+      if (event.newState === "open") popover.style.visibility = "hidden";
+    });
+    popover.addEventListener("toggle", (event) => {
+      if (event.newState === "open") {
+        openDefinition = [popover, button];
+        place(popover, button);
+        popover.style.visibility = "";
+      } else if (openDefinition && openDefinition[0] === popover) {
+        openDefinition = null;
+      }
+    });
+  }
+  const replace = () => openDefinition && place(...openDefinition);
+  addEventListener("scroll", replace, { passive: true });
+  addEventListener("resize", replace, { passive: true });
+
   // Offline after one visit: registered once Python is ready, so it never competes with the boot.
   let serviceWorkerRegistered = false;
   function registerServiceWorker() {
@@ -484,20 +608,14 @@
   // The worker was started by boot.js, as early as possible; take it over.
   function attachWorker() {
     const boot = window.raglabBoot;
-    window.raglabAttach = null;
     if (!boot) {
-      fail("No se pudo cargar el arranque del cálculo (boot.js): ves el estado inicial. Recarga la página.");
+      fail(TEXTS.no_boot);
     } else if (boot.problem === "file") {
-      setStatus(
-        "error",
-        "Abriste el archivo directamente: ves el estado inicial calculado al publicar la página. " +
-          "Para mover los controles, sírvela desde un servidor web (por ejemplo, «make serve» " +
-          "o «python3 -m http.server» en la carpeta dist/)."
-      );
+      setStatus("error", TEXTS.from_file);
     } else if (boot.problem === "unsupported") {
-      fail("Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.");
+      fail(TEXTS.unsupported);
     } else if (boot.problem) {
-      fail("No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.", boot.problem);
+      fail(TEXTS.no_worker, boot.problem);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
       setStatus("static", config.dataSaverText); // raglab_core.loading, with the runtime's size
@@ -510,7 +628,7 @@
       for (const type of ["focusin", "pointerdown", "input"]) lab.addEventListener(type, begin, true);
     } else {
       worker = boot.worker;
-      setStatus("loading", "Los valores mostrados se calcularon al publicar la página. Preparando Python en tu navegador…");
+      setStatus("loading", TEXTS.loading);
       boot.take(onMessage);
     }
   }
@@ -518,10 +636,6 @@
   readUrl();
   writeUrl();
   markBusy();
-  if (window.raglabBoot) {
-    attachWorker();
-  } else {
-    window.raglabAttach = attachWorker; // boot.js (async) has not run yet: it calls this when it does
-    setTimeout(() => window.raglabBoot || attachWorker(), 20_000);
-  }
+  // boot.js is inline in <head> and this file deferred: boot.js has run (or failed: then no raglabBoot).
+  attachWorker();
 })();

@@ -1,25 +1,50 @@
 /* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
  *
- * In:  {type: "init", pyodide, runtime, wheel: {url, sha256},
- *       snapshot: {url, integrity, size, xorBytes, layout: {head, page, runs}, decoder: {module, wasm},
- *                  progress: [[bytes, fraction, text], …], keptCache} | null (raglab_site/snapshot.py),
- *       lock}
- *      {type: "compute", state, ahead?}; {type: "evaluate", request} (the «Tus datos» panel)
- * Out: {type: "progress", text, fraction} while loading; {type: "notice", text} for a recovered
- *      problem; {type: "ready", boot: "snapshot" | "plain"}; {type: "view", view, ms, ahead} per
- *      compute ("ahead": a state lab.js asked for before the user did; when Python refuses one, or
- *      fails on it, {type: "ahead-failed"} instead of an error);
- *      {type: "error", text, detail} when something fails for good; {type: "eval-progress",
- *      fraction, text} and {type: "evaluated", ok, panel | message, problems?, more?} for an
- *      evaluation (request: {qrels, runs: [{name, file | text}], measures, ties}; the panel comes
- *      without its per-query rows, which {type: "evaluate-rows", column, ascending, limit, request}
- *      asks for: {type: "rows", rows, total, request}).
- *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
  * check the SHA-256 the build recorded before using what they downloaded, in any context (plain
- * HTTP included). Every number comes from
- * raglab_core.browser.compute_json; this file only loads Python and passes JSON through.
+ * HTTP included). Every number and sentence comes from raglab_core.browser (compute_json for the
+ * lab; evaluate_json and its EvaluationBridge for «Tus datos», whose code, data-worker.js, is
+ * imported on the first evaluation); this file only loads Python and passes JSON through.
+ *
+ * Its messages, in and out, all here:
+ *
+ * @typedef {{type: "init", pyodide: string, runtime: string, wheel: {url: string, sha256: string},
+ *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
+ *   layout: {head: number, page: number, runs: number[][]}, decoder: {module: string, wasm: string},
+ *   progress: Array<[number, number, string]>, keptCache: string} | null),
+ *   lock: object, data: string}} InitMessage  Where Python is (boot.js; the snapshot's entry:
+ *   raglab_site/snapshot.py); `data`: data-worker.js's URL.
+ * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
+ *   `ahead`: one lab.js asks for before the user does.
+ * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
+ * @typedef {{type: "evaluate", request: {evaluation: number, qrels: DataFile, runs: DataFile[],
+ *   measures: string, ties: string}}} EvaluateMessage  «Tus datos» (data.js): `evaluation` is its id.
+ * @typedef {{type: "evaluate-rows", evaluation: number, request: number, column: number,
+ *   ascending: boolean, limit: number}} EvaluateRowsMessage  The first `limit` per-query rows of that
+ *   evaluation, sorted by `column`; `request` numbers the asks of one table.
+ * @typedef {{type: "evaluate-detail", evaluation: number, qid: string}} EvaluateDetailMessage  A query's
+ *   first documents in each run (raglab_core.data_panel.query_detail).
+ * @typedef {{type: "evaluate-download", evaluation: number, kind: ("json" | "csv")}} EvaluateDownloadMessage
+ *   What `eval --json` prints, or the per-query table.
+ *
+ * @typedef {{type: "progress", text: string, fraction: number}} ProgressMessage  While Python loads.
+ * @typedef {{type: "notice", text: string}} NoticeMessage  A problem the boot recovered from.
+ * @typedef {{type: "ready", boot: ("snapshot" | "plain"), milestones: object}} ReadyMessage
+ * @typedef {{type: "view", view: object, ms: number, ahead: boolean}} ViewMessage  compute's view.
+ * @typedef {{type: "ahead-failed"}} AheadFailedMessage  Python refused (or failed on) an `ahead` state.
+ * @typedef {{type: "error", text: string, detail: (string | null)}} ErrorMessage  Something failed for
+ *   good (the boot; a state refused, `detail` its field; the page's own failure, `detail` its trace).
+ * @typedef {{type: "eval-progress", evaluation: number, fraction: number, text: string}} EvalProgressMessage
+ * @typedef {{type: "evaluated", evaluation: number, ok: boolean, panel?: object, message?: string,
+ *   problems?: string[], internal?: boolean, detail?: string}} EvaluatedMessage  The panel
+ *   (raglab_core.data_panel.panel_view, without its rows but with `row_count`) or why not.
+ * @typedef {{type: "rows", evaluation: number, request: number, rows: (object[][] | null)}} RowsMessage
+ *   `rows` null: this worker does not hold that evaluation's rows.
+ * @typedef {{type: "detail", evaluation: number, ok: boolean, detail?: object}} DetailMessage
+ * @typedef {{type: "download", evaluation: number, ok: boolean, name?: string, blob?: Blob,
+ *   message?: string}} DownloadMessage  A file to save.
+ * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
  */
 
 const WHAT_TO_DO =
@@ -461,140 +486,13 @@ function connect(bridge) {
   evaluateJson = bridge.evaluate_json;
 }
 
-const TEXT_PER_CALL = 1 << 20; // characters handed to Python at a time (about 28,000 run lines)
-
-/**
- * Read `item` ({name, file} or {name, text}) as a stream, never whole: `onText(text, bytesSoFar)` gets
- * about TEXT_PER_CALL characters at a time, decoded as UTF-8 (a leading BOM dropped; a byte sequence
- * that is not UTF-8 throws), and stops the reading by returning true.
- */
-async function streamText(item, onText) {
-  if (!item.file) {
-    for (let start = 0; start < item.text.length; start += TEXT_PER_CALL) {
-      const end = Math.min(start + TEXT_PER_CALL, item.text.length);
-      if (onText(item.text.slice(start, end), end)) return;
-    }
-    return;
-  }
-  const reader = item.file.stream().getReader();
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let pending = [];
-  let length = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-    if (!done) bytes += value.length;
-    if (text) {
-      pending.push(text);
-      length += text.length;
-    }
-    if (length >= TEXT_PER_CALL || (done && length)) {
-      const stop = onText(pending.join(""), bytes);
-      pending = [];
-      length = 0;
-      if (stop) {
-        await reader.cancel();
-        return;
-      }
-    }
-    if (done) return;
-  }
-}
-
-let panelRows = []; // the last evaluation's per-query rows: [{raw, text}, …] each
-let panelBridge = null; // the last finished evaluation (raglab_core.browser.EvaluationBridge): its detail and downloads
-
-/** The first `limit` rows in the order of `column` (undefined values, null, always last). */
-function sortedRows(column, ascending, limit) {
-  const sorted = panelRows.slice().sort((a, b) => {
-    const x = a[column].raw;
-    const y = b[column].raw;
-    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-    const order = x < y ? -1 : x > y ? 1 : 0;
-    return ascending ? order : -order;
-  });
-  return sorted.slice(0, limit);
-}
-
-/**
- * The «Tus datos» panel: each file streams from disk into Python (raglab_core.browser.EvaluationBridge),
- * which evaluates a run query by query as it arrives; nothing leaves the browser. Progress is the
- * share of bytes read, then of the comparison's measures.
- */
-async function evaluate(request) {
-  if (panelBridge) panelBridge.destroy();
-  panelBridge = null;
-  let kept = false;
-  const bridge = evaluateJson.streaming( // raglab_core.browser.EvaluationBridge
-    JSON.stringify({
-      measures: request.measures,
-      ties: request.ties,
-      complete: request.complete === true,
-      qrels: request.qrels.name,
-      runs: request.runs.map((run) => run.name),
-    })
-  );
-  const progress = (fraction, text) => post("eval-progress", { fraction, text });
-  try {
-    const files = [["qrels", request.qrels]].concat(request.runs.map((run, index) => [["A", "B"][index], run]));
-    const sizes = files.map(([, item]) => (item.file ? item.file.size : item.text.length) || 1);
-    const total = sizes.reduce((sum, size) => sum + size, 0);
-    const readShare = request.runs.length === 2 ? 0.9 : 0.99; // the rest: comparing and building the tables
-    let before = 0;
-    let reached = 0; // the bar never moves back: a second reading fills what is left of the file's share
-    for (const [index, [slot, item]] of files.entries()) {
-      for (const grouped of [true, false]) {
-        let answer = JSON.parse(bridge.begin(slot, grouped));
-        if (!answer.ok) return post("evaluated", answer);
-        const start = Math.max(reached, (readShare * before) / total);
-        const end = (readShare * (before + sizes[index])) / total;
-        let reported = -1;
-        try {
-          await streamText(item, (text, done) => {
-            const stop = bridge.feed(text);
-            reached = start + ((end - start) * done) / sizes[index];
-            if (reached - reported >= 0.005 || stop) {
-              reported = reached;
-              const [bytes, size] = item.file ? [done, sizes[index]] : []; // undefined: None in Python
-              progress(reached, bridge.reading(slot, !grouped, bytes, size)); // raglab_core.loading
-            }
-            return stop;
-          });
-        } catch (error) {
-          return post("evaluated", {
-            ok: false,
-            message: `No se pudo leer «${item.name}»: no es un fichero de texto UTF-8 legible.`,
-            detail: String(error),
-          });
-        }
-        answer = JSON.parse(bridge.end());
-        if (!answer.ok) return post("evaluated", answer);
-        if (!answer.regroup) break;
-      }
-      before += sizes[index];
-    }
-    progress(readShare, request.runs.length === 2 ? "Comparando B con A…" : "Preparando las tablas…");
-    const result = JSON.parse(
-      bridge.finish((fraction, text) => progress(readShare + (1 - readShare) * fraction, text))
-    );
-    if (result.ok) {
-      // Thousands of rows would block the page's thread as they arrive: they stay here (sortedRows).
-      panelRows = result.panel.rows;
-      result.panel.row_count = panelRows.length;
-      delete result.panel.rows;
-      panelBridge = bridge;
-      kept = true;
-    }
-    post("evaluated", result);
-  } finally {
-    if (!kept) bridge.destroy();
-  }
-}
+let dataModule = null; // data-worker.js's URL (from "init")
+let dataPanel = null; // data-worker.js, the «Tus datos» code: imported on the first evaluation
 
 self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === "init") {
+    dataModule = message.data;
     booting = boot(message).then(
       (how) => {
         post("ready", { boot: how, milestones });
@@ -611,22 +509,22 @@ self.addEventListener("message", async (event) => {
     );
   } else if (message.type === "evaluate") {
     await booting;
-    if (!evaluateJson) return;
+    if (!evaluateJson) return; // the boot failed and said so
     try {
-      await evaluate(message.request);
+      dataPanel ??= import(dataModule);
+      await (await dataPanel).evaluate(evaluateJson, message.request, post);
     } catch (error) {
-      post("evaluated", { ok: false, message: "No se pudieron leer los ficheros.", detail: String(error) });
+      post("evaluated", {
+        evaluation: message.request.evaluation,
+        ok: false,
+        internal: true,
+        message: "La página falló al evaluar (un error suyo, no de tus ficheros). Recarga la página.",
+        detail: String(error && error.stack ? error.stack : error),
+      });
     }
-  } else if (message.type === "evaluate-detail") {
-    if (panelBridge) post("detail", JSON.parse(panelBridge.detail(String(message.qid))));
-  } else if (message.type === "evaluate-download") {
-    if (!panelBridge) return;
-    const answer = JSON.parse(panelBridge.download(message.kind));
-    if (answer.ok) post("download", { ok: true, name: answer.name, blob: new Blob([answer.text], { type: answer.type }) });
-    else post("download", answer);
-  } else if (message.type === "evaluate-rows") {
-    const rows = sortedRows(message.column, message.ascending, message.limit);
-    post("rows", { rows, total: panelRows.length, request: message.request });
+  } else if (message.type === "evaluate-rows" || message.type === "evaluate-detail" || message.type === "evaluate-download") {
+    if (dataPanel) (await dataPanel).answer(message, post); // about a finished evaluation: data-worker.js
+
   } else if (message.type === "compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so

@@ -62,7 +62,7 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     report = cli_report()  # the page's default measures are the command line's
     metrics = DEFAULT_MEASURES.split()
     expect(page.locator('[data-panel-output="means-head"] th')).to_have_text(["Run", "Consultas", *metrics])
-    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["A: run-bm25.txt", "B: run-densa.txt"])
+    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25.txt", "run-densa.txt"])
     means = raw_cells(page, '[data-panel-output="means"] tr')
     for shown, run in zip(means, report["runs"]):
         assert [float(value) for value in shown] == [run["mean"][m] for m in metrics]
@@ -251,3 +251,95 @@ def test_missing_inputs_and_cancel(lab):
     page.click('[data-action="sample"]')  # and the next evaluation works
     evaluated(page)
 
+
+
+ACTIVE = "() => { const a = document.activeElement; return a === document.body ? 'body' : (a.dataset.action || a.id); }"
+
+
+def test_keyboard_focus_stays_and_the_outcome_is_announced(lab):
+    """Issue 20 §2: focus is never dropped to <body>; success and errors are said in a live region;
+    an invalid measures field is aria-invalid and described by its message; a file's error is tied to it."""
+    page = lab.page
+    status = page.locator("[data-data-status]")
+    assert status.get_attribute("role") == "status"
+    page.focus('[data-action="sample"]')
+    page.keyboard.press("Enter")
+    evaluated(page)
+    assert page.evaluate(ACTIVE) == "sample"
+
+    measures = page.locator('[data-setting="measures"]')
+    for bad, said in (("foo", "Medida no admitida: «foo»"), ("nDCG@0", "«nDCG@0»: el corte debe ser un entero")):
+        measures.fill(bad)
+        page.focus('[data-action="evaluate"]')
+        page.keyboard.press("Enter")
+        expect(status).to_have_text("La evaluación no terminó: el motivo está debajo.", timeout=60_000)
+        expect(measures).to_have_attribute("aria-invalid", "true")
+        assert page.evaluate(ACTIVE) == "data-measures"  # the focus goes to the field to fix
+        message = page.locator("#data-measures-error")
+        expect(message).to_contain_text(said)
+        assert "data-measures-error" in measures.get_attribute("aria-describedby").split()
+    measures.fill(DEFAULT_MEASURES)
+    page.focus('[data-action="evaluate"]')
+    page.keyboard.press("Enter")
+    evaluated(page)
+    expect(measures).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#data-measures-error")).to_have_text("")
+    assert page.evaluate(ACTIVE) == "evaluate"
+
+    page.locator('[data-slot="run-a"] summary').click()
+    page.fill('[data-paste-for="run-a"]', "q1 Q0 d1 1 alto t\n")
+    page.focus('[data-action="evaluate"]')
+    page.keyboard.press("Enter")
+    expect(status).to_have_text("La evaluación no terminó: el motivo está debajo.", timeout=60_000)
+    assert page.evaluate(ACTIVE) == "data-error"  # the reason, then the problem list, are next
+    for control in ('[data-pick-for="run-a"]', '[data-paste-for="run-a"]'):
+        expect(page.locator(control)).to_have_attribute("aria-invalid", "true")
+        assert "data-error" in page.locator(control).get_attribute("aria-describedby").split()
+    expect(page.locator('[data-pick-for="qrels"]')).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refused(lab):
+    page = lab.page
+    page.click('[data-action="sample"]')
+    evaluated(page)
+    expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(40)
+    page.evaluate("""() => { window.__evaluations = 0; const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message && message.type === 'evaluate') window.__evaluations += 1;
+        return send.call(this, message, ...rest); }; }""")
+    # «Evaluar» pressed while the sample files load starts nothing: the sample's evaluation is the only one.
+    page.evaluate("""() => { const get = window.fetch;
+      window.fetch = (...args) => new Promise((wait) => setTimeout(wait, 500)).then(() => get(...args)); }""")
+    page.evaluate("""() => { document.querySelector('[data-action="sample"]').click();
+      document.querySelector('[data-action="evaluate"]').click(); }""")  # (Playwright's click waits out aria-disabled)
+    expect(page.locator("[data-data-status]")).to_have_text("Cargando los datos de ejemplo…")
+    evaluated(page)
+    assert page.evaluate("window.__evaluations") == 1
+    # Cancel ends the worker that held the table's rows: the table goes with it.
+    page.evaluate("""() => { const lines = [];
+      for (let q = 0; q < 400; q++) for (let d = 0; d < 1000; d++) lines.push(`q${q} Q0 d${d} ${d} ${1000 - d} x`);
+      const area = document.querySelector('[data-paste-for="run-a"]');
+      area.value = lines.join('\\n'); area.dispatchEvent(new Event('input')); }""")
+    page.click('[data-action="evaluate"]')
+    page.click('[data-action="cancel"]')
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación cancelada.")
+    expect(page.locator("[data-data-result]")).to_be_hidden()
+    expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(0)
+    assert page.evaluate(ACTIVE) == "evaluate"  # Cancel hid itself; the focus did not drop to <body>
+
+
+def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):
+    lab = Lab(page, base_url)
+    page.evaluate("""() => { window.__terminated = 0; const end = Worker.prototype.terminate;
+      Worker.prototype.terminate = function () { window.__terminated += 1; return end.call(this); }; }""")
+    page.evaluate("""() => { const config = JSON.parse(document.getElementById('lab-config').textContent);
+      window.raglabBoot.spawn = () => {  // a worker told to load Python from where it is not
+        const worker = new Worker(config.worker, { type: 'module' });
+        worker.postMessage({ type: 'init', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
+                             wheel: config.wheel, snapshot: null, lock: config.lock, data: config.dataWorker });
+        return worker; }; }""")
+    page.click('[data-action="sample"]')
+    expect(page.locator("[data-data-error-text]")).to_contain_text("Python", timeout=60_000)
+    expect(page.locator("[data-data-status]")).to_have_text("La evaluación no terminó: el motivo está debajo.")
+    assert page.evaluate("window.__terminated") == 1
+    assert any("evaluation worker" in error for error in lab.errors)  # the cause, for whoever debugs it

@@ -82,7 +82,7 @@ def expected_dom(view: dict, state: dict) -> dict:
         "windows": ["" if windows["windows"] is None else str(windows["windows"]),
                     [[w["start"], w["end"]] for w in windows["shown"]]],
         "unretrieved": [[row["id"], str(row["grade"]), str(row["relevant"]).lower()] for row in view["unretrieved"]],
-        "total": str(state["total"]) if typed else str(total["value"]),
+        "total": str(state["total"]) if typed else "" if total["value"] is None else str(total["value"]),
     }
 
 
@@ -154,8 +154,6 @@ class Lab:
         for word in FORBIDDEN:
             assert word not in page_text
         expect(self.page.locator("[data-busy-region][aria-busy]")).to_have_count(0)  # the values shown are this state's
-        if view["controls"]["total"]["raised_from"] is not None:
-            self.state["total"] = str(view["controls"]["total"]["value"])  # lab.js adopts the raised total
         return view
 
     def url_params(self, settled=None, timeout: float = 5.0):
@@ -321,7 +319,15 @@ def test_a_set_total_is_raised_not_flagged_when_the_threshold_moves(page, base_u
     expect(lab.control("total")).not_to_have_attribute("aria-invalid", "true")
     expect(lab.control("total")).to_have_value("12")
     expect(page.locator('[data-output="metrics_reading"]')).to_contain_text("sube de 9 a 12")
-    assert lab.url_params(lambda params: params.get("umbral") == "1")["total"] == "12"
+    # The raise is the view's, not the user's (issue 20, item 5): the URL keeps the 9, which comes back.
+    assert lab.url_params(lambda params: params.get("umbral") == "1")["total"] == "9"
+    lab.press("umbral", "End")  # 3: three judged documents reach it, the user's 9 holds again
+    view = lab.expect_matches_core()
+    assert view["controls"]["total"] == {"value": 9, "error": None, "set": True, "raised_from": None}
+    expect(lab.control("total")).to_have_value("9")
+    lab.press("umbral", "Home")
+    lab.expect_matches_core()
+    expect(lab.control("total")).to_have_value("12")
     lab.type("total", "4")  # the user's own field: the error is there, and names the cause
     view = lab.expect_matches_core()
     assert view["controls"]["total"]["error"].startswith("Debe ser al menos 12: hay 12 documentos juzgados")
@@ -334,7 +340,9 @@ def test_dragging_chunk_below_the_overlap_flags_chunk_once(lab):
     expect(lab.page.locator('[data-error-for="chunk"]')).to_have_text("Debe ser mayor que el solape (64 tokens).")
     expect(lab.page.locator('[data-error-for="solape"]')).to_have_text("")
     expect(lab.control("solape")).not_to_have_attribute("aria-invalid", "true")
-    expect(lab.page.locator(".panel-chunking [data-note-for]", has_text="Sin calcular")).to_have_count(1)
+    # every «—» says why: the four cards that depend on the chunk size (the stride does too), and the five of
+    # the evidence
+    expect(lab.page.locator(".panel-chunking [data-note-for]", has_text="Sin calcular: corrige el chunk size.")).to_have_count(9)
     assert view["controls"]["solape"]["error"] is None
 
 
@@ -521,7 +529,7 @@ def test_a_state_met_again_is_shown_from_the_view_python_gave_for_it(page, base_
     assert page.evaluate("window.__computes") == computes
     computed = [json.dumps({**state, "scenario": None}, sort_keys=True) for state in page.evaluate("window.__ahead")]
     assert len(set(computed)) == len(computed) >= ahead  # and nothing computed ahead twice
-    assert lab.url_params(lambda params: params.get("k") == "6") == {"k": "6", "umbral": "1", "total": "12"}
+    assert lab.url_params(lambda params: params.get("k") == "6") == {"k": "6", "umbral": "1", "total": "9"}
     assert lab.errors == []
 
 
@@ -583,9 +591,10 @@ def test_a_total_raised_by_a_view_superseded_in_a_burst_is_not_left_busy(page, b
     }""")
     lab.edit("umbral", "1")
     lab.edit("k", "7")
-    lab.state["total"] = "12"  # adopted from umbral's view before k's state was sent
-    lab.expect_matches_core()  # including: no region left busy
-    assert lab.url_params(lambda params: params.get("k") == "7") == {"k": "7", "umbral": "1", "total": "12"}
+    view = lab.expect_matches_core()  # including: no region left busy
+    assert view["controls"]["total"]["raised_from"] == 9
+    expect(lab.control("total")).to_have_value("12")  # the total in use; the URL keeps the user's
+    assert lab.url_params(lambda params: params.get("k") == "7") == {"k": "7", "umbral": "1", "total": "9"}
     assert lab.errors == []
 
 

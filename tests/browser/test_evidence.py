@@ -1,0 +1,88 @@
+"""The evidence on the chunk-window strip (DESIGN §4.5), live: moved by keyboard and pointer, marked by Python."""
+
+from playwright.sync_api import expect
+
+from raglab_core import compute
+
+from .test_lab import Lab
+
+MARKS = """() => {
+  const strip = document.querySelector('[data-output="chunk-windows"]');
+  const e = strip.querySelector("[data-evidence]");
+  return {evidence: [e.dataset.start, e.dataset.end],
+          windows: Array.from(strip.querySelectorAll("[data-window]"), (w) => [w.dataset.holds, w.dataset.touches]),
+          scale: document.querySelector("[data-windows-scale]").textContent,
+          valuetext: document.querySelector('[name="posicion"]').getAttribute("aria-valuetext")};
+}"""
+
+
+def expected_marks(state):
+    view = compute(state)
+    w, position = view["chunk_windows"], view["controls"]["posicion"]
+    e = w["evidence"]
+    return {"evidence": [str(e["start"]), str(e["end"])] if e else ["", ""],
+            "windows": [[str(win["holds"]).lower(), str(win["touches"]).lower()] for win in w["shown"]],
+            "scale": w["scale"], "valuetext": position["valuetext"]}
+
+
+def wait_for_marks(lab, timeout=10_000):
+    expected = expected_marks(lab.state)
+    deadline = lab.page.evaluate("Date.now()") + timeout
+    while True:
+        shown = lab.page.evaluate(MARKS)
+        if shown == expected or lab.page.evaluate("Date.now()") > deadline:
+            break
+        lab.page.wait_for_timeout(20)
+    assert shown == expected
+    return shown
+
+
+def test_the_span_moves_by_keyboard_and_python_marks_the_windows(page, base_url):
+    lab = Lab(page, base_url)
+    shown = wait_for_marks(lab)
+    assert shown["evidence"] == ["430", "530"] and shown["windows"] == [["false", "true"], ["false", "true"], ["false", "false"]]
+    assert lab.press("posicion", "ArrowRight", 18) == "448"
+    shown = wait_for_marks(lab)
+    assert shown["windows"][1] == ["true", "false"] and shown["valuetext"] == "tokens 448–548, entera en un chunk"
+    assert lab.url_params()["posicion"] == "448"
+    lab.expect_matches_core()
+    assert lab.press("posicion", "End") == "1100"
+    assert wait_for_marks(lab)["windows"][2] == ["true", "false"]
+    # A longer evidence: Python narrows the slider's range and clamps the drawn span.
+    lab.type("evidencia", "600")
+    shown = wait_for_marks(lab)
+    assert shown["evidence"] == ["600", "1200"]
+    expect(page.locator('[name="posicion"]')).to_have_attribute("max", "600")
+    lab.expect_matches_core()
+    expect(page.locator('[data-output="containment"]')).to_have_attribute("data-value", "0.0")
+    # Longer than the document: no error, the outputs say why they are undefined, no span drawn.
+    lab.type("evidencia", "2000")
+    lab.expect_matches_core()
+    assert wait_for_marks(lab)["evidence"] == ["", ""]
+    expect(page.locator('[data-error-for="evidencia"]')).to_have_text("")
+    expect(page.locator('[name="posicion"]')).to_be_disabled()
+    assert lab.errors == []
+
+
+def test_the_span_moves_by_pointer(page, base_url):
+    lab = Lab(page, base_url)
+    slider = page.locator('[name="posicion"]')
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.05, box["y"] + box["height"] / 2)
+    value = slider.input_value()
+    assert int(value) < 200
+    lab.edit("posicion", value)
+    wait_for_marks(lab)
+    assert lab.url_params()["posicion"] == value
+    assert lab.errors == []
+
+
+def test_the_zoom_is_said_and_a_url_position_is_applied(page, base_url):
+    lab = Lab(page, base_url, "?docs=10000000&tokens_doc=10000000&chunk=1&solape=0&evidencia=5&posicion=3")
+    shown = wait_for_marks(lab)
+    assert shown["scale"].replace("\u00a0", " ") == "Se dibujan los tokens 0–12 de 10 000 000: las 12 primeras ventanas."
+    assert shown["evidence"] == ["3", "8"]
+    expect(page.locator("[data-windows-scale]")).to_be_visible()
+    lab.expect_matches_core()
+    assert lab.errors == []
