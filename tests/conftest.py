@@ -43,8 +43,10 @@ def pytest_collection_modifyitems(config, items):
 
     The browser tests form one unit: one worker runs them in order, as they run alone, sharing one
     Chromium and the dist/ it serves. Every other module is a unit of its own (its module fixtures
-    are built once), and the modules that call ranx share one. Without -n the marks do nothing.
+    are built once), and the modules that call ranx share one. Without xdist, nothing is marked.
     """
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
     for item in items:
         path = pathlib.Path(item.path).relative_to(ROOT)
         if path.parts[:2] == ("tests", "browser"):
