@@ -27,15 +27,17 @@ from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
 from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
 from raglab_site.compression import add_precompressed, is_precompressed_copy, wire_size
-from raglab_site.markdown_math import MathError, render_markdown
+from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
 from raglab_site.snapshot import snapshot_assets
 from raglab_site.templates import MissingAsset, render, template_environment
+from raglab_site.views import view_table_assets
 
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, data_panel, form, loading, readings  # noqa: E402
+from raglab_core import LabError, conventions, data_panel, form, loading, readings  # noqa: E402
+from raglab_core.controls import UNJUDGED, UNJUDGED_LABEL  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
 
@@ -166,6 +168,10 @@ def page_context(page, config, scenario, view, assets, lab_config, inline_script
         "integrity": integrity,
         "lab_config": lab_config,
         "ranking_size": len(scenario["documents"]),
+        # The conventions panel (DESIGN §4.4): its table, and its formulas as MathML, made here.
+        "conventions": {row["name"]: row for row in conventions.TABLE},
+        "mathml": lambda latex: Markup(mathml(latex, "inline")),
+        "unjudged": {"token": UNJUDGED, "label": UNJUDGED_LABEL},  # the grade select's «sin juicio»
     }
 
 
@@ -190,6 +196,9 @@ def make_site() -> dict[str, bytes]:
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
     files.update(snapshot_files)
+    # Python's view of every state the ranking's sliders reach from the defaults (lab.js, before Python).
+    views_files, views_entry = view_table_assets(scenario)
+    files.update(views_files)
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
@@ -212,6 +221,7 @@ def make_site() -> dict[str, bytes]:
         "runtime": pyodide_base + RUNTIME_MODULE,
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
         "snapshot": snapshot_entry,
+        "views": views_entry,
         "lock": {"info": lock_info, "packages": {}},
         "scenario": scenario,
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's

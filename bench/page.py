@@ -16,7 +16,11 @@ with the same dev server as `build.py serve`, and drives headless Chromium:
 * the same load figures for a reference page that boots Pyodide the plain way on the main thread
   (loadPyodide() + loadPackage(core wheel) + compute(default)), served from the same dist/;
 * build time: clean (empty snapshot cache) and with nothing changed, into a temporary directory;
-* a throttled profile (--throttle, on by default): one cold load of each page over a slow network
+* profiles (on unless --no-throttle; alone with --profiles-only): cold loads of both pages on the
+  desktop as it is, a phone (every Chromium thread at half a CPU through a cgroup, 4G: 9 Mbit/s,
+  60 ms) and a slow network; time to first correct interaction: a slider moved as soon as the page
+  has painted, until its outputs show what raglab_core.compute gives; the view table's sizes;
+* a throttled load (--throttle, on by default): one cold load of each page over a slow network
   (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip, via the DevTools protocol's
   Network.emulateNetworkConditions), time to interactive.
 
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -122,6 +127,226 @@ def serve(dist: Path):
 
 
 SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
+FOUR_G = {"offline": False, "latency": 60, "downloadThroughput": 9e6 / 8, "uploadThroughput": 9e6 / 8}
+
+# --- profiles: time to first correct interaction ---------------------------------------------------
+#
+# A phone's CPU is slower on every thread, the worker's included. DevTools' Emulation.setCPUThrottlingRate
+# slows a page's main thread only (on a worker target it answers "Operation is only supported for pages,
+# not workers"): it would slow the plain boot, which runs on the main thread, and spare the lab's worker.
+# So Chromium runs in a cgroup (v1 `cpu` controller) held to half a CPU (cfs_quota_us 50000 of a
+# cfs_period_us 100000): a small wrapper joins the group, then execs Chromium, whose every process and
+# thread inherits it. Where no group can be made (not root, no cgroup v1), the DevTools throttle stands
+# in, and the report says it slows the main thread only.
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
+PHONE_QUOTA_US, PHONE_PERIOD_US = 50_000, 100_000
+DEVTOOLS_CPU_RATE = 4  # the fallback's slowdown of the main thread
+
+
+class PhoneCpu:
+    """A Chromium wrapper in a cgroup held to half a CPU (``path``), or ``path = None`` and a reason."""
+
+    def __init__(self, chromium: str):
+        self.group = CGROUP_CPU / f"raglab-bench-phone-{os.getpid()}"
+        self.path, self.reason = None, None
+        try:
+            self.group.mkdir()
+            (self.group / "cpu.cfs_period_us").write_text(str(PHONE_PERIOD_US))
+            (self.group / "cpu.cfs_quota_us").write_text(str(PHONE_QUOTA_US))
+        except OSError as error:
+            self.reason = f"no cgroup could be made ({error.strerror}: {self.group})"
+            return
+        self.dir = Path(tempfile.mkdtemp(prefix="raglab-phone-"))
+        wrapper = self.dir / "chromium-half-cpu"
+        wrapper.write_text(f"#!/bin/sh\n# joins the cgroup before exec, so that every Chromium process is in it\n"
+                           f"echo $$ > '{self.group}/cgroup.procs' || exit 1\nexec '{chromium}' \"$@\"\n")
+        wrapper.chmod(0o755)
+        self.path = str(wrapper)
+
+    def close(self) -> None:
+        """Remove the group once the browser's processes have left it."""
+        if self.path is None:
+            return
+        for _ in range(100):
+            try:
+                self.group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# Installed at the document's start (an init script, given `expected`): once a key has reached the
+# page, records when every checked output shows the value of the state asked for and nothing is marked
+# busy (performance.now(): ms since navigation start).
+WATCH_CORRECT = """(() => {
+  const expected = %s;
+  window.__correctAt = null;
+  window.__keyAt = null;
+  const check = () => {
+    if (window.__keyAt === null || window.__correctAt !== null) return;
+    if (document.querySelector("[data-busy-region][aria-busy]")) return;
+    for (const [name, raw] of Object.entries(expected)) {
+      const node = document.querySelector(`[data-output="${name}"]`);
+      if (!node || node.getAttribute("data-value") !== raw) return;
+    }
+    window.__correctAt = performance.now();
+  };
+  addEventListener("keydown", () => {
+    if (window.__keyAt === null) window.__keyAt = performance.now();
+    setTimeout(check);
+  }, true);
+  new MutationObserver(check).observe(document.documentElement, {subtree: true, attributes: true,
+    attributeFilter: ["data-value", "aria-busy"]});
+})();"""
+CHECKED = ("precision", "recall", "mrr", "ndcg", "relevant_in_k")
+
+
+def first_move(dist: Path) -> tuple[str, str, dict]:
+    """The slider move the profiles make at first paint (k one step up, or down if no checked output
+    would change), and the data-value each checked output must then show: raglab_core.compute's."""
+    from raglab_core import compute
+
+    scenario = lab_config(dist)["scenario"]
+    start = compute({"scenario": scenario})
+    for key, step in (("ArrowRight", 1), ("ArrowLeft", -1)):
+        view = compute({"scenario": scenario, "k": str(scenario["defaults"]["k"] + step), "edited": ["k"]})
+        expected = {name: view["outputs"][name]["raw"] for name in CHECKED}
+        if any(start["outputs"][name]["raw"] != raw for name, raw in expected.items()):
+            return "k", key, expected
+    raise SystemExit("no first move changes the ranking's outputs")
+
+
+def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, move=None, ready=True) -> dict:
+    """One cold load under a profile: first contentful paint, Python ready, and with ``move``
+    ``(control, key, expected)``: the key pressed on the control as soon as the page has painted,
+    and the time from navigation until the outputs show ``expected`` (time to first correct
+    interaction)."""
+    page = context.new_page()
+    if move:
+        page.add_init_script(WATCH_CORRECT % json.dumps(move[2]))
+    cdp = context.new_cdp_session(page)
+    if network:
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", network)
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if cpu_rate:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+    page.goto(url, wait_until="commit")
+    # Resolves at the first contentful paint, having focused the control to move (if any): one round
+    # trip, and the key straight after it (no actionability waits, which cost a loaded machine frames).
+    painted = page.evaluate("""(control) => new Promise((resolve) => new PerformanceObserver((list, observer) => {
+      const paint = list.getEntriesByName("first-contentful-paint")[0];
+      if (!paint) return;
+      observer.disconnect();
+      if (control) document.querySelector(`[name="${control}"]`).focus();
+      resolve([paint.startTime, performance.now()]);
+    }).observe({type: "paint", buffered: true}))""", move[0] if move else None)
+    figures = {"fcp": painted[0]}
+    if move:
+        figures["moved_at"] = painted[1]
+        page.keyboard.press(move[1])
+        deadline = time.time() + 300  # (wait_for_function evaluates a string: the page's CSP forbids that)
+        while page.evaluate("window.__correctAt") is None and time.time() < deadline:
+            page.wait_for_timeout(10)
+        figures["first_correct"] = page.evaluate("window.__correctAt")
+        figures["key_down"] = page.evaluate("window.__keyAt")  # the key reached the page
+        figures["table"] = page.evaluate("document.documentElement.dataset.views === 'table'")
+        figures["marks"] = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
+            .filter((m) => m.name.startsWith('raglab:')).map((m) => [m.name.slice(7), m.startTime]))""")
+    if ready:
+        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
+        figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
+    page.close()
+    return figures
+
+
+def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
+    """Cold loads of both pages on the desktop (as it is), phone (half a CPU, 4G) and slow-network
+    profiles. Service workers are blocked: every load is a first visit."""
+    move = first_move(dist)
+    phone = PhoneCpu(chromium)
+    results = {"phone_cpu": "cgroup: every thread at half a CPU" if phone.path else
+               f"DevTools CPU throttle ×{DEVTOOLS_CPU_RATE}, main thread only: {phone.reason}"}
+    try:
+        for name, network, launch_path, rate in (
+            ("desktop", None, chromium, None),
+            ("phone", FOUR_G, phone.path or chromium, None if phone.path else DEVTOOLS_CPU_RATE),
+            ("slow network", SLOW_NETWORK, chromium, None),
+        ):
+            browser = p.chromium.launch(executable_path=launch_path, args=CHROMIUM_ARGS)
+            runs_of = {"lab": [], "plain": []}
+            for _ in range(runs):
+                for page_name, url in (("lab", base), ("plain", base + "__plain/")):
+                    context = browser.new_context(service_workers="block")
+                    runs_of[page_name].append(profile_load(context, url, network, rate, move if page_name == "lab" else None))
+                    context.close()
+            browser.close()
+            results[name] = runs_of
+    finally:
+        phone.close()
+    return results
+
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading"]
+# Main-thread work as DevTools' Performance panel names it.
+TRACE_WORK = {"ParseHTML": "parsing HTML", "UpdateLayoutTree": "style", "Layout": "layout",
+              "PrePaint": "pre-paint", "Paint": "paint", "Layerize": "layerize", "EvaluateScript": "scripts",
+              "v8.compile": "script compile", "FunctionCall": "scripts (calls)", "ParseAuthorStyleSheet": "parsing CSS",
+              "HitTest": "hit test", "Commit": "commit"}
+
+
+def trace_first_paint(p, chromium: str, base: str, launch_path: str | None, cpu_rate: int | None) -> dict:
+    """One cold phone-profile load of the lab, traced: what the renderer's main thread did before the
+    first contentful paint (ms per kind of work), and when the HTML and the stylesheet had arrived."""
+    browser = p.chromium.launch(executable_path=launch_path or chromium, args=CHROMIUM_ARGS)
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", FOUR_G)
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if cpu_rate:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+    page.goto(base, wait_until="load")
+    page.wait_for_timeout(500)
+    events = json.loads(browser.stop_tracing())["traceEvents"]
+    browser.close()
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"}
+    start = next(e["ts"] for e in events if e.get("name") == "navigationStart")
+    fcp_event = next(e for e in events if e.get("name") == "firstContentfulPaint")
+    fcp = fcp_event["ts"]
+    main = (fcp_event["pid"], fcp_event["tid"])
+    assert names.get(main) == "CrRendererMain", names.get(main)
+    work: dict[str, float] = {}
+    for e in events:
+        if (e["pid"], e["tid"]) != main or e.get("ph") != "X" or e["ts"] > fcp or e.get("name") not in TRACE_WORK:
+            continue
+        label = TRACE_WORK[e["name"]]
+        work[label] = work.get(label, 0.0) + min(e.get("dur", 0), fcp - e["ts"]) / 1000
+    arrived = {}
+    for e in events:
+        if e.get("name") == "ResourceFinish" and e["ts"] <= fcp + 5e6:
+            request = e["args"]["data"]["requestId"]
+            url = next((x["args"]["data"]["url"] for x in events if x.get("name") == "ResourceSendRequest"
+                        and x["args"]["data"]["requestId"] == request), "")
+            file = url.rsplit("/", 1)[-1] or "(page)"
+            if file == "(page)" or file.endswith((".css", ".js")) and "lab" in file:
+                arrived[file] = (e["ts"] - start) / 1000
+    top_level = sum(e.get("dur", 0) for e in events if (e["pid"], e["tid"]) == main and e.get("ph") == "X"
+                    and e.get("name") in ("RunTask", "ThreadControllerImpl::RunTask") and start <= e["ts"] <= fcp) / 1000
+    return {"fcp": (fcp - start) / 1000, "main_thread_busy": top_level, "work": work, "arrived": arrived}
+
+
+def table_sizes(dist: Path) -> dict:
+    """The build-time view table's bytes: as served raw, and its precompressed copies."""
+    url = lab_config(dist).get("views", {}).get("url")
+    if not url:
+        return {}
+    path = dist / url
+    return {"raw": path.stat().st_size, "gzip": path.with_name(path.name + ".gz").stat().st_size,
+            "brotli": path.with_name(path.name + ".br").stat().st_size}
 
 
 def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -> dict:
@@ -294,6 +519,11 @@ def main():
     parser.add_argument("--skip-build", action="store_true", help="do not time build.py")
     parser.add_argument("--no-throttle", action="store_true", help="skip the slow-network profile")
     parser.add_argument("--latency-only", action="store_true", help="only the input latency figures")
+    parser.add_argument("--profiles-only", action="store_true",
+                        help="only the desktop, phone and slow-network profiles (time to first correct interaction)")
+    parser.add_argument("--profile-runs", type=int, default=1, help="cold loads per page and profile (default 1)")
+    parser.add_argument("--trace-paint", action="store_true",
+                        help="only a trace of one phone-profile load: what the first paint waits for")
     args = parser.parse_args()
     if not (args.dist / "index.html").exists():
         sys.exit(f"{args.dist}/index.html not found: run `make` first")
@@ -301,11 +531,28 @@ def main():
     from playwright.sync_api import sync_playwright
 
     httpd, base = serve(args.dist)
-    results = {"runs": args.runs, "pages": {}}
+    results = {"runs": args.runs, "pages": {}, "table_bytes": table_sizes(args.dist)}
     with sync_playwright() as p:
+        if args.trace_paint:
+            phone = PhoneCpu(find_chromium())
+            try:
+                trace = trace_first_paint(p, find_chromium(), base, phone.path, None if phone.path else DEVTOOLS_CPU_RATE)
+            finally:
+                phone.close()
+            httpd.shutdown()
+            print(f"phone profile ({'cgroup, half a CPU' if phone.path else 'DevTools CPU throttle, main thread only'}"
+                  f", 4G), one cold load: first contentful paint at {trace['fcp']:.0f} ms; main thread busy "
+                  f"{trace['main_thread_busy']:.0f} ms before it")
+            print("  main-thread work before the first paint (ms): " + ", ".join(
+                f"{label} {ms:.0f}" for label, ms in sorted(trace["work"].items(), key=lambda item: -item[1])))
+            print("  arrived (ms after navigation start): " + ", ".join(
+                f"{file} {ms:.0f}" for file, ms in sorted(trace["arrived"].items(), key=lambda item: item[1])))
+            return
+        if args.profiles_only:
+            results["profiles"] = profiles(p, find_chromium(), base, args.dist, args.profile_runs)
         browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         results["browser"] = browser.version
-        for name, url in () if args.latency_only else (("lab", base), ("plain", base + "__plain/")):
+        for name, url in () if args.latency_only or args.profiles_only else (("lab", base), ("plain", base + "__plain/")):
             cold = []
             for _ in range(args.runs):
                 context = browser.new_context()
@@ -327,18 +574,21 @@ def main():
             repeat = [load_once(context, url, check_ssr=False) for _ in range(args.runs)]
             context.close()
             results["pages"][name] = {"cold": cold, "repeat": repeat}
-        context = browser.new_context()
-        results["latency_ms"] = input_latency(context, base, args.changes)
-        context.close()
-        if not args.no_throttle and not args.latency_only:
+        if not args.profiles_only:
+            context = browser.new_context()
+            results["latency_ms"] = input_latency(context, base, args.changes)
+            context.close()
+        if not args.no_throttle and not args.latency_only and not args.profiles_only:
             results["throttled"] = {}
             for name, url in (("lab", base), ("plain", base + "__plain/")):
                 context = browser.new_context(service_workers="block")
                 results["throttled"][name] = load_once(context, url, check_ssr=False, network=SLOW_NETWORK)
                 context.close()
         browser.close()
+        if not args.no_throttle and not args.latency_only and not args.profiles_only:
+            results["profiles"] = profiles(p, find_chromium(), base, args.dist, args.profile_runs)
     httpd.shutdown()
-    if not args.skip_build and not args.latency_only:
+    if not args.skip_build and not args.latency_only and not args.profiles_only:
         results["build_s"] = build_times()
     report(results)
     out = ROOT / "bench" / "results"
@@ -349,9 +599,12 @@ def main():
 
 
 def report(results):
-    if not results["pages"]:  # --latency-only
+    if not results["pages"]:  # --latency-only, --profiles-only
         print(f"Chromium {results['browser']}")
-        report_latency(results)
+        if "latency_ms" in results:
+            report_latency(results)
+        if "profiles" in results:
+            report_profiles(results)
         return
     lab, plain = results["pages"]["lab"], results["pages"]["plain"]
     rows = []
@@ -399,8 +652,37 @@ def report(results):
         lab_s, plain_s = (results["throttled"][n]["tti"] / 1000 for n in ("lab", "plain"))
         print(f"slow network (1.6 Mbit/s, 150 ms RTT), cold time to interactive: this page {lab_s:.1f} s, "
               f"plain boot {plain_s:.1f} s ({plain_s / lab_s:.2f}×)")
+    if "profiles" in results:
+        report_profiles(results)
     if "build_s" in results:
         print("build: " + ", ".join(f"{k} {v:.2f} s" for k, v in results["build_s"].items()))
+
+
+def report_profiles(results):
+    """Per profile, cold (medians over --profile-runs): first paint, first correct interaction and
+    Python ready for the lab, first paint and ready for the plain boot, and the ratios."""
+    found = results["profiles"]
+    print(f"\nprofiles, cold, service workers blocked (phone CPU: {found['phone_cpu']}; phone network 9 Mbit/s, 60 ms;"
+          " slow network 1.6 Mbit/s, 150 ms)")
+    print(f"{'profile':14} {'lab paint':>10} {'lab first correct':>18} {'lab ready':>10} {'plain paint':>12} "
+          f"{'plain ready':>12} {'plain ready / first correct':>28} {'plain / lab ready':>18}")
+    for name in ("desktop", "phone", "slow network"):
+        if name not in found:
+            continue
+        med = lambda page, key: statistics.median(r[key] for r in found[name][page])  # noqa: E731
+        lab_first, lab_ready, plain_ready = med("lab", "first_correct"), med("lab", "tti"), med("plain", "tti")
+        table = all(r.get("table") for r in found[name]["lab"])
+        print(f"{name:14} {med('lab', 'fcp'):8.0f}ms {lab_first:16.0f}ms {lab_ready:8.0f}ms {med('plain', 'fcp'):10.0f}ms "
+              f"{plain_ready:10.0f}ms {plain_ready / lab_first:27.1f}× {plain_ready / lab_ready:17.2f}×"
+              + ("" if table else "  (view table NOT in use)"))
+        key_to_view = statistics.median(r["first_correct"] - r["key_down"] for r in found[name]["lab"])
+        table_at = statistics.median(r["marks"].get("views-table", float("nan")) for r in found[name]["lab"])
+        print(f"{'':14} (lab: view table in use at {table_at:.0f} ms, key pressed at {med('lab', 'key_down'):.0f} ms, "
+              f"key to correct outputs {key_to_view:.0f} ms)")
+    sizes = results.get("table_bytes")
+    if sizes:
+        print(f"view table: {sizes['raw'] / 1e3:.1f} kB raw, {sizes['gzip'] / 1e3:.1f} kB gzip, "
+              f"{sizes['brotli'] / 1e3:.1f} kB brotli")
 
 
 def report_latency(results):

@@ -8,9 +8,9 @@ build time (CPython), in the browser (Pyodide, in a Web Worker) and in tests.
 0.5
 """
 
-from . import chunking, metrics
+from . import chunking, evidence, metrics
 from .errors import LabError
 from .lab import compute
 
-__all__ = ["LabError", "chunking", "compute", "metrics"]
+__all__ = ["LabError", "chunking", "compute", "evidence", "metrics"]
 __version__ = "0.1.0"

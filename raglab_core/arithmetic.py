@@ -16,7 +16,8 @@ Two pictures, both plain data computed from the same values as the cards:
 """
 
 from . import chunking, evidence, metrics
-from .formatting import decimal, integer
+from .controls import UNJUDGED_LABEL, grade_token
+from .formatting import DASH, decimal, integer
 
 MAX_WINDOWS = 12
 """The strip draws at most this many windows; the rest are counted in words."""
@@ -52,11 +53,13 @@ def breakdown(ranked, judged, k, threshold, ids) -> dict:
                 "rank": rank,
                 "doc": doc_id,
                 "grade": grade,
+                "grade_token": grade_token(grade),
+                "grade_text": UNJUDGED_LABEL if grade is None else str(grade),
                 "gain": gain,
                 "discount": discount,
                 "contribution": gain / discount,
                 "in_k": k is not None and rank <= k,
-                "relevant": threshold is not None and grade >= threshold,
+                "relevant": threshold is not None and grade is not None and grade >= threshold,
                 "running": metrics.dcg(ranked[:rank]),
             }
         )
@@ -76,13 +79,15 @@ def breakdown_texts(row: dict, first_relevant, threshold) -> dict:
 
     >>> row = {"rank": 2, "relevant": True, "gain": 7, "discount": 1.5849625007211562,
     ...        "contribution": 7 / 1.5849625007211562, "running": 11.4}
-    >>> breakdown_texts(row, first_relevant=2, threshold=2)
+    >>> breakdown_texts({**row, "grade": 3}, first_relevant=2, threshold=2)
     {'relevant_text': 'sí', 'mrr_text': '● 1/2', 'gain_text': '7', 'discount_text': '1,585', 'contribution_text': '4,417', 'running_text': '11,400'}
+    >>> breakdown_texts({**row, "grade": None, "relevant": False}, None, 2)["gain_text"]
+    '—'
     """
     return {
         "relevant_text": ("sí" if row["relevant"] else "no") if threshold is not None else "—",
         "mrr_text": f"● 1/{row['rank']}" if row["rank"] == first_relevant else "",
-        "gain_text": integer(row["gain"]),
+        "gain_text": DASH if row["grade"] is None else integer(row["gain"]),  # unjudged: not relevant, gains 0
         "discount_text": decimal(row["discount"]),
         "contribution_text": decimal(row["contribution"]),
         "running_text": decimal(row["running"]),
@@ -106,7 +111,9 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     the first border (:func:`raglab_core.evidence.default_position`). Each
     drawn window then carries ``holds`` (it holds the span whole) and
     ``touches`` (it shares a token with it without holding it), and the
-    evidence ``holding`` and ``touching``: all the document's windows that
+    evidence's ``inset`` (a CSS percentage: where the position slider laid over
+    the strip begins and ends, so that its thumb sits on the span) and
+    ``holding`` and ``touching``: all the document's windows that
     hold or touch it, as ``{"first": index, "count": n}``. ``geometry``
     holds the drawing's constants, for the template and ``lab.js``.
 
@@ -146,6 +153,9 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     if marks:
         marks["x"] = round(marks["start"] * scale, 2)
         marks["width"] = round(max(length * scale, 1), 2)
+        # The position slider lies over the strip, inset by half the span on each side: its thumb's centre,
+        # start / (span - length) of the way along, is then the drawn span's centre (a CSS length).
+        marks["inset"] = f"{100 * length / (2 * span):.4f}%"
         # Plain JSON: the windows (0-based) as first index and count.
         for name in ("holding", "touching"):
             found = marks[name]

@@ -46,6 +46,10 @@ CONTROL_LABELS = {
 CHUNKING_INPUTS = ("docs", "tokens_doc", "chunk", "solape")
 
 MAX_TEXT_LENGTH = 40
+UNJUDGED = "u"
+"""The URL's token for a document nobody judged (``?grades=0,2,u,3,…``) and its select option's value."""
+UNJUDGED_LABEL = "sin juicio"
+"""How the page names that grade: the select's option, the breakdown's grade cell, the ranking row."""
 _ASCII_WHOLE = re.compile(r"[0-9]+")
 _SIGNED = re.compile(r"[+-][0-9]+")
 _DECIMAL = re.compile(r"[+-]?[0-9]*[.,][0-9]+|[+-]?[0-9]+[.,][0-9]*")
@@ -246,16 +250,30 @@ def _read_grades(raw, scenario: dict) -> dict:
     n = len(original)
     items = raw.split(",") if isinstance(raw, str) else raw
     message = (
-        f"Los grados deben ser {n} enteros entre 0 y {MAX_GRADE} separados por comas, "
+        f"Los grados deben ser {n} enteros entre 0 y {MAX_GRADE} (o «{UNJUDGED}», sin juicio) separados por comas, "
         "uno por documento en el orden inicial. Se muestran los grados del escenario."
     )
     if not isinstance(items, list) or len(items) != n:
         return {"value": original, "error": message}
     try:
-        grades = [whole_in_range(item, "grades", 0, MAX_GRADE) for item in items]
+        grades = [None if _unjudged(item) else whole_in_range(item, "grades", 0, MAX_GRADE) for item in items]
     except LabError:
         return {"value": original, "error": message}
     return {"value": grades, "error": None}
+
+
+def _unjudged(item) -> bool:
+    """A grade nobody gave: ``None`` in a list, the token «u» in the URL (DESIGN §3)."""
+    return item is None or (isinstance(item, str) and item.strip() == UNJUDGED)
+
+
+def grade_token(grade) -> str:
+    """A grade as the URL and the page's ``data-grade`` write it: its digits, or «u» when unjudged.
+
+    >>> grade_token(2), grade_token(None)
+    ('2', 'u')
+    """
+    return UNJUDGED if grade is None else str(grade)
 
 
 def invalid_labels(names, values) -> str | None:

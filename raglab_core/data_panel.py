@@ -325,6 +325,9 @@ def panel_view(report, runs, comparison) -> dict:
         "warnings": [
             {"code": warning["code"], "text": _notice(warning).render("es")} for warning in report["warnings"]
         ],
+        "complete_note": " ".join(
+            _notice(warning).note() for warning in report["warnings"] if warning["code"] == "queries_missing_from_run"
+        ),
         "summary": _summary(report, runs),
         "metric_labels": labels,
         "means": [
@@ -521,9 +524,15 @@ def _reading(data, labels, warned=()) -> str:
     if first["wins"] or first["losses"]:
         ends = f"{_interval(first['ci95'])}"
         if low_end > 0 or high_end < 0:
-            side = "no incluye el 0: con consultas como estas, la diferencia media tendría el mismo signo"
+            side = (
+                "no incluye el 0: al remuestrear estas consultas, la diferencia media conserva su signo en al menos "
+                "el 97,5 % de los remuestreos"
+            )
         else:
-            side = "incluye el 0: con consultas como estas, la diferencia media podría ser nula o de signo contrario"
+            side = (
+                "incluye el 0: al remuestrear estas consultas, la diferencia media se anula o cambia de signo en más "
+                "del 2,5 % de los remuestreos, así que estos datos no fijan hacia qué lado va"
+            )
         parts.append(
             f"El intervalo de confianza del 95 % de la diferencia media de {label}, {ends}, recoge cuánto "
             f"cambiaría esa media al remuestrear estas {integer(n)} consultas; {side}. No cubre otras "

@@ -168,6 +168,16 @@ MESSAGES = {
             "como 0 (casilla «Contar como 0 las consultas que falten»).",
         ),
     ),
+    "missing_note": (  # next to the complete checkbox: what it decides about, in the last evaluation
+        (
+            "In the last evaluation, {run} lacks 1 query of the qrels ({total} in all).",
+            "En la última evaluación, a «{run}» le falta 1 consulta de los qrels (de {total} en total).",
+        ),
+        (
+            "In the last evaluation, {run} lacks {count} queries of the qrels ({total} in all).",
+            "En la última evaluación, a «{run}» le faltan {count} consultas de los qrels (de {total} en total).",
+        ),
+    ),
     "query_id_retrieved": (
         (
             "{run}: in 1 query ({examples}) the run retrieves a document whose id is the query's own. If queries "

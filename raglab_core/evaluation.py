@@ -5,8 +5,10 @@ run's ``{docid: score}`` (what :mod:`raglab_core.trec` reads). Measures are
 named in ir_measures' notation [2]_ (:func:`parse_measures`): ``P@10``,
 ``P(rel=2)@5``, ``R@100``, ``RR@10``, ``AP@100``, ``Success@10``,
 ``Judged@10``, ``nDCG@10`` (linear gain, trec_eval's ``ndcg_cut``) and
-``nDCG(dcg='exp-log2')@10`` (gain ``2^g − 1``, the lab's), each computed by
-one small function below whose docstring gives its formula and source.
+``nDCG(dcg='exp-log2')@10`` (gain ``2^g − 1``, the lab's), plus BEIR's
+``R_cap@100`` (recall divided by ``min(R, k)``; ir_measures has no such
+measure, so it is named as BEIR names it), each computed by one small
+function below whose docstring gives its formula and source.
 
 Conventions, each checked against trec_eval (through ir_measures and
 pytrec_eval) and ranx in ``tests/test_evaluation.py``:
@@ -101,6 +103,21 @@ def recall(grades, k: int | None, rel: int, judgments) -> float | None:
     return _relevant(grades[:k], rel) / total if total else None
 
 
+def recall_cap(grades, k: int, rel: int, judgments) -> float | None:
+    """``R_cap@k = |{i <= k : g_i >= rel}| / min(R, k)``, ``R`` the query's relevant judgments: BEIR's ``R_cap@k``.
+
+    ir_measures has no such measure: it is named as BEIR reports it (Thakur et
+    al., NeurIPS 2021, ``beir/retrieval/custom_metrics.py``). Unlike Recall@k
+    it reaches 1 when the top k is all relevant, even with more than k
+    relevant judgments. ``None`` when the query has no relevant judgment.
+
+    >>> recall_cap([2, None, 1], k=2, rel=1, judgments=[2, 1, 1, 0])   # 1 / min(3, 2)
+    0.5
+    """
+    total = _relevant(judgments, rel)
+    return _relevant(grades[:k], rel) / min(total, k) if total else None
+
+
 def reciprocal_rank(grades, k: int | None, rel: int = 1) -> float:
     """``RR@k = 1 / min{i <= k : g_i >= rel}``, 0 when there is none: trec_eval ``recip_rank`` on the run cut at k.
 
@@ -126,14 +143,7 @@ def average_precision(grades, k: int | None, rel: int, judgments) -> float | Non
     0.5555555555555555
     """
     total = _relevant(judgments, rel)
-    if not total:
-        return None
-    hits, summed = 0, 0.0
-    for rank, grade in enumerate(grades[:k], start=1):
-        if grade is not None and grade >= rel:
-            hits += 1
-            summed += hits / rank
-    return summed / total
+    return metrics.precision_sum(grades[:k], rel) / total if total else None
 
 
 def success(grades, k: int, rel: int = 1) -> float:
@@ -155,8 +165,7 @@ def judged(grades, k: int | None) -> float | None:
     >>> judged([2, None, 0, None], k=10), judged([], k=10) is None
     (0.5, True)
     """
-    top = grades[:k]
-    return sum(1 for grade in top if grade is not None) / len(top) if top else None
+    return metrics.judged_share(grades[:k])
 
 
 def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
@@ -207,6 +216,8 @@ class Measure(NamedTuple):
             return precision(grades, k, rel)
         if family == "R":
             return recall(grades, k, rel, judgments)
+        if family == "R_cap":
+            return recall_cap(grades, k, rel, judgments)
         if family == "RR":
             return reciprocal_rank(grades, k, rel)
         if family == "AP":
@@ -222,20 +233,21 @@ FAMILIES = {
     # family: (parameters it takes, cut-off required, aliases ir_measures also accepts)
     "P": (("rel",), True, ("Precision",)),
     "R": (("rel",), True, ("Recall",)),
+    "R_cap": (("rel",), True, ()),  # BEIR's; not in ir_measures
     "RR": (("rel",), False, ("MRR",)),
     "AP": (("rel",), False, ("MAP",)),
     "Success": (("rel",), True, ()),
     "Judged": ((), False, ()),
     "nDCG": (("dcg",), False, ("NDCG",)),
 }
-SUPPORTED = "P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k"
+SUPPORTED = "P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k, R_cap@k"
 """What :func:`parse_measure` accepts, as errors list it (``rel=`` also for R, RR, AP and Success)."""
 DEFAULT_MEASURES = "nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10"
 """The measures reported when none are asked for (the CLI and the «Tus datos» panel)."""
 MAX_CUTOFF = 1_000_000
 JUDGED_DEPTH = 10
 """The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.sanity`)."""
-_NAME = re.compile(r"([A-Za-z]+)(?:\((.*)\))?(?:@([0-9]+))?")
+_NAME = re.compile(r"([A-Za-z]+(?:_cap)?)(?:\((.*)\))?(?:@([0-9]+))?")
 _ALIASES = {alias: family for family, (_, _, aliases) in FAMILIES.items() for alias in (family, *aliases)}
 
 
@@ -247,7 +259,7 @@ def parse_measure(text: str) -> Measure:
     >>> parse_measure("ERR@10")
     Traceback (most recent call last):
       ...
-    raglab_core.errors.LabError: Medida no admitida: «ERR@10». Se admiten: P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k.
+    raglab_core.errors.LabError: Medida no admitida: «ERR@10». Se admiten: P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k, R_cap@k.
     """
     match = _NAME.fullmatch(text.strip())
     family = _ALIASES.get(match.group(1)) if match else None

@@ -60,7 +60,7 @@ CONTROLS = (
     # The start token of the evidence drawn on the strip (DESIGN §4.5); its range follows the strip,
     # and its default the first window border (raglab_core.evidence.default_position).
     _row("posicion", "strip", "Posición de la evidencia en la tira",
-         "Mueve la evidencia con el ratón o con las flechas; Inicio y Fin la llevan a los extremos.",
+         "Arrastra sobre la tira, o usa las flechas con el foco en ella; Inicio y Fin la llevan a los extremos.",
          "range", 0, MAX_TOKENS_PER_DOC),
 )
 FOLLOWING = ("total", "posicion")
@@ -68,7 +68,7 @@ FOLLOWING = ("total", "posicion")
 OUTPUTS = (
     _row("precision", "ranking", "Precision@k", "pureza del top-k", "number"),
     _row("recall", "ranking", "Recall@k", "cobertura de relevantes conocidos", "number"),
-    _row("mrr", "ranking", "MRR@k", "posición del primer relevante", "number"),
+    _row("mrr", "ranking", "MRR@k", "1 / posición del primer relevante", "number"),
     _row("ndcg", "ranking", "nDCG@k", "orden + relevancia graduada", "number"),
     _row("relevant_in_k", "ranking", "Relevantes dentro de k", "grado ≥ umbral entre los k primeros", "number"),
     _row("metrics_reading", "ranking", "Lectura de métricas", "", "reading"),
@@ -90,6 +90,8 @@ OUTPUTS = (
     _row("ideal_order", "breakdown", "", "", "reading"),  # shown under IDCG@k
     _row("ndcg_division", "breakdown", "nDCG@k", "", "reading"),
     _row("mrr_rank", "breakdown", "MRR@k", "", "reading"),
+    # «La misma lista, otras definiciones» (DESIGN §4.4), under the breakdown: its reading.
+    _row("conventions_reading", "breakdown", "", "", "reading"),
 )
 CONTROL_NAMES = tuple(row["name"] for row in CONTROLS)
 OUTPUT_NAMES = tuple(name for row in OUTPUTS for name in (row["name"], row["companion"]) if name)

@@ -29,6 +29,7 @@ The view is plain JSON data::
      "outputs": {name: {"value": number | None, "raw": str, "text": str,
                         "note": str | None}, ...},
      "ranking": [row, ...],                  # displayed order, see _ranking_rows
+     "conventions": [row, ...],              # the conventions panel, see raglab_core.conventions.rows
      "unretrieved": [row, ...],              # judged, never retrieved, see _unretrieved_rows
      "announcements": {"metrics": str, "chunking": str}}
 
@@ -44,9 +45,9 @@ sentence (the readings, the notes, the breakdown's sentences, the live-region
 summaries) in :mod:`raglab_core.readings`.
 """
 
-from . import chunking, evidence, metrics, readings
+from . import chunking, conventions, evidence, metrics, readings
 from .arithmetic import GEOMETRY, breakdown, breakdown_texts, chunk_windows
-from .controls import CHUNKING_INPUTS, edited_names, invalid_labels, read_controls
+from .controls import CHUNKING_INPUTS, UNJUDGED_LABEL, edited_names, grade_token, invalid_labels, read_controls
 from .errors import LabError
 from .formatting import DASH, count, decimal, integer, percent
 from .ranking import rerank_prefix
@@ -79,7 +80,7 @@ def compute(state) -> dict:
     edited = edited_names(state.get("edited"))
     controls, values = read_controls(state, scenario, edited)
     grades = controls["grades"]["value"]
-    judged = grades + [doc["grade"] for doc in scenario.get("unretrieved", [])]
+    judged = metrics.condensed(grades) + [doc["grade"] for doc in scenario.get("unretrieved", [])]
 
     order = rerank_prefix([doc["reranker_score"] for doc in documents], values["rerank"] or 0)
     ranked = [grades[i] for i in order]
@@ -96,12 +97,15 @@ def compute(state) -> dict:
     rows = _ranking_rows(scenario, grades, order, values)
     arithmetic = breakdown(ranked, judged, values["k"], values["umbral"], [row["id"] for row in rows])
     outputs.update(_breakdown_outputs(arithmetic, values, outputs))
+    convention_rows = conventions.rows(ranked, judged, values, outputs)
+    outputs["conventions_reading"] = _text_output(conventions.reading(ranked, convention_rows, values, outputs))
     return {
         "controls": controls,
         "outputs": outputs,
         "ranking": rows,
         "unretrieved": _unretrieved_rows(scenario, values),
         "breakdown": _breakdown_rows(arithmetic, values),
+        "conventions": convention_rows,
         "chunk_windows": _windows(values, controls["posicion"]),
         "announcements": readings.announcements(values, outputs),
     }
@@ -324,7 +328,7 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
         movement = index + 1 - rank
         arrow, movement_label = readings.movement(movement, reranked)
         in_k = k is not None and rank <= k
-        relevant = threshold is not None and grade >= threshold
+        relevant = threshold is not None and grade is not None and grade >= threshold
         cut_k, cut_rerank = rank == k, depth is not None and rank == min(depth, len(order))
         flags_label, cut_label = readings.ranking_flags(k, in_k, relevant, reranked, cut_k, cut_rerank)
         rows.append(
@@ -332,7 +336,8 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
                 "id": doc["id"],
                 "title": doc["title"],
                 "grade": grade,
-                "grade_label": labels[grade],
+                "grade_token": grade_token(grade),
+                "grade_label": UNJUDGED_LABEL if grade is None else labels[grade],
                 "rank": rank,
                 "first_stage_rank": index + 1,
                 "movement": movement,

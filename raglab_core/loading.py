@@ -8,6 +8,10 @@ one and show it, and format nothing themselves.
 from .formatting import decimal
 
 
+TABLE_ANSWERS = "Los controles del ranking ya responden; Python termina de cargarse para el resto…"
+"""The status line while the build-time view table answers the ranking's sliders and Python loads."""
+
+
 def megabytes(n: int) -> str:
     """A byte count in megabytes (10⁶ bytes), one decimal: ``3_604_113 -> '3,6'``.
 

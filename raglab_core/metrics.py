@@ -1,8 +1,11 @@
 """Rank-based retrieval metrics at a cut-off ``k``.
 
 Every function takes ``grades``: the relevance grade of each ranked document,
-rank 1 first (non-negative ints). Binary metrics call a document *relevant*
-when ``grade >= threshold``; nDCG uses the grades themselves.
+rank 1 first (non-negative ints, or ``None`` for a document nobody judged).
+Binary metrics call a document *relevant* when ``grade >= threshold``; nDCG
+uses the grades themselves. An unjudged document is never relevant and gains
+0 (trec_eval's convention); :func:`condensed` drops them instead (trec_eval
+``-J``, Sakai 2007).
 
 Conventions, stated once (they match trec_eval [1]_ and ranx [2]_):
 
@@ -54,7 +57,7 @@ def relevant_count(grades, threshold: int) -> int:
     2
     """
     grades, threshold = grade_list(grades), whole_number(threshold, "threshold", 0)
-    return sum(1 for grade in grades if grade >= threshold)
+    return sum(1 for grade in grades if grade is not None and grade >= threshold)
 
 
 def relevant_within_k(grades, k: int, threshold: int) -> int:
@@ -81,7 +84,9 @@ def first_relevant_rank(grades, k: int, threshold: int) -> int | None:
     True
     """
     grades, k, threshold = _checked(grades, k, threshold)
-    return next((rank for rank, grade in enumerate(grades[:k], start=1) if grade >= threshold), None)
+    return next(
+        (rank for rank, grade in enumerate(grades[:k], start=1) if grade is not None and grade >= threshold), None
+    )
 
 
 def precision_at_k(grades, k: int, threshold: int) -> float:
@@ -141,6 +146,113 @@ def mrr_at_k(grades, k: int, threshold: int) -> float:
     """
     rank = first_relevant_rank(grades, k, threshold)
     return 0.0 if rank is None else 1 / rank
+
+
+def success_at_k(grades, k: int, threshold: int) -> float:
+    """Success@k («hit rate»): 1 if some position within ``k`` is relevant, else 0.
+
+    ``S@k = [∃ i <= k : grade_i >= threshold]`` (trec_eval's ``success``,
+    ir_measures' ``Success@k``). It is not Recall@k: one relevant document
+    found is enough, however many are known.
+
+    >>> success_at_k([0, 0, 2], k=3, threshold=2), success_at_k([0, 0, 2], k=2, threshold=2)
+    (1.0, 0.0)
+    """
+    return 1.0 if first_relevant_rank(grades, k, threshold) else 0.0
+
+
+def recall_cap_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | None:
+    """BEIR's capped recall: relevant within ``k`` divided by ``min(total_relevant, k)``.
+
+    ``R_cap@k = |{i <= k : grade_i >= threshold}| / min(R, k)`` (Thakur et
+    al., *BEIR*, NeurIPS 2021; ``beir/retrieval/custom_metrics.py``,
+    ``recall_cap``): it reaches 1 whenever the top k is full of relevant
+    documents, which Recall@k cannot do when ``R > k``. ``None`` when
+    ``total_relevant`` is 0; checked as :func:`recall_at_k`.
+
+    >>> recall_cap_at_k([3, 0, 2, 1], k=2, threshold=2, total_relevant=8)   # 1 / min(8, 2)
+    0.5
+    """
+    recall_at_k(grades, k, threshold, total_relevant)  # the checks
+    return None if total_relevant == 0 else relevant_within_k(grades, k, threshold) / min(total_relevant, k)
+
+
+def average_precision_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | None:
+    """AP@k: the mean, over the ``total_relevant`` known relevant documents, of P@i at each one's rank within ``k``.
+
+    ``AP@k = (1 / R) · Σ_{i <= k, grade_i >= threshold} P@i`` (trec_eval's
+    ``map_cut``, ir_measures' ``AP@k``): a relevant document outside the top
+    k adds 0. ``None`` when ``total_relevant`` is 0; checked as :func:`recall_at_k`.
+
+    >>> average_precision_at_k([1, 0, 1], k=3, threshold=1, total_relevant=3)   # (1/1 + 2/3) / 3
+    0.5555555555555555
+    """
+    recall_at_k(grades, k, threshold, total_relevant)  # the checks
+    return None if total_relevant == 0 else precision_sum(grades[:k], threshold) / total_relevant
+
+
+def context_precision_at_k(grades, k: int, threshold: int) -> float:
+    """ragas' context precision: AP's sum divided by the relevant documents *retrieved* within ``k``.
+
+    ``CP@k = Σ_{i <= k} P@i · rel(i) / |{i <= k : rel(i)}|``, 0 when there
+    are none (ragas' documentation of ``ContextPrecision``). The same ranking
+    gets 1 here whenever its relevant documents come first, however many
+    relevant documents it missed: AP@k divides by all of them.
+
+    >>> context_precision_at_k([1, 0, 1], k=3, threshold=1)   # (1/1 + 2/3) / 2
+    0.8333333333333333
+    >>> context_precision_at_k([0, 0], k=2, threshold=1)
+    0.0
+    """
+    found = relevant_within_k(grades, k, threshold)
+    return precision_sum(grades[:k], threshold) / found if found else 0.0
+
+
+def precision_sum(grades, threshold) -> float:
+    """``Σ_{i : rel(i)} P@i`` over all of ``grades`` (already cut at k; unchecked): AP's and context precision's numerator.
+
+    ``None`` and grades below ``threshold`` are not relevant. The evaluator calls it too.
+
+    >>> precision_sum([1, None, 1], 1) == 1 / 1 + 2 / 3
+    True
+    """
+    hits, summed = 0, 0.0
+    for rank, grade in enumerate(grades, start=1):
+        if grade is not None and grade >= threshold:
+            hits += 1
+            summed += hits / rank
+    return summed
+
+
+def judged_at_k(grades, k: int) -> float | None:
+    """Judged@k: the share of the first ``min(k, len(grades))`` positions whose document was judged.
+
+    ``|{i <= k : grade_i is not None}| / min(k, n)`` (ir_measures' ``Judged``;
+    MacAvaney et al., ECIR 2022). ``None`` for an empty ranking.
+
+    >>> judged_at_k([2, None, 0, None], k=4), judged_at_k([], k=3) is None
+    (0.5, True)
+    """
+    grades, k = grade_list(grades), whole_number(k, "k", 1)
+    return judged_share(grades[:k])
+
+
+def judged_share(grades) -> float | None:
+    """The share of ``grades`` (already cut at k; unchecked) that is not ``None``; ``None`` when empty.
+
+    >>> judged_share([2, None, -1, None])
+    0.5
+    """
+    return sum(1 for grade in grades if grade is not None) / len(grades) if grades else None
+
+
+def condensed(grades) -> list:
+    """``grades`` without the unjudged documents, ranks closed up: Sakai's condensed list (trec_eval ``-J``).
+
+    >>> condensed([3, None, 0, None, 2])
+    [3, 0, 2]
+    """
+    return [grade for grade in grade_list(grades) if grade is not None]
 
 
 # --- DCG: one gain, one discount, one sum -----------------------------------------------------------
@@ -269,7 +381,8 @@ def ndcg_at_k(grades, k: int, judgments=None, gain: str = "exp-log2") -> float |
     grades, k, kind = grade_list(grades), whole_number(k, "k", 1), gain_name(gain)
     judgments = grades if judgments is None else grade_list(judgments, "judgments")
     if judgments is not grades:
-        missing = Counter(g for g in grades if g > 0) - Counter(g for g in judgments if g > 0)
+        positive = lambda grades: Counter(g for g in grades if g is not None and g > 0)  # noqa: E731
+        missing = positive(grades) - positive(judgments)
         if missing:
             raise LabError("judgments_missing", field="judgments")
     return ndcg(grades, k, judgments, kind)

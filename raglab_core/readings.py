@@ -294,7 +294,7 @@ def _rerank_sentences(scenario, grades, judged, order, values, outputs) -> list[
 
     if prefix == n:
         missed = [doc for doc in scenario.get("unretrieved", []) if doc["grade"] > 0]
-        best = metrics.ndcg_at_k(sorted(grades, reverse=True), k, judgments=judged)
+        best = metrics.ndcg_at_k(sorted(metrics.condensed(grades), reverse=True), k, judgments=judged)
         if missed and best is not None and decimal(best) != decimal(1.0):
             top = max(missed, key=lambda doc: doc["grade"])
             ceiling = (
@@ -315,7 +315,8 @@ def _rerank_sentences(scenario, grades, judged, order, values, outputs) -> list[
         ranked = [grades[i] for i in order]
         below = [
             i for i in range(prefix, n)
-            if grades[i] >= threshold and any(ranked[j] < grades[i] for j in range(min(k, i)))
+            if grades[i] is not None and grades[i] >= threshold
+            and any(ranked[j] is None or ranked[j] < grades[i] for j in range(min(k, i)))
         ]
         if below:
             best_below = max(below, key=lambda i: (grades[i], -i))

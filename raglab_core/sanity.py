@@ -86,6 +86,16 @@ class Notice(NamedTuple):
             code += "_complete"
         return message(code, language, run=self.run, **params)
 
+    def note(self, language: str = "es") -> str:
+        """For ``queries_missing_from_run``, the short note shown next to the choice that decides how they count.
+
+        >>> Notice("queries_missing_from_run", "r.txt", {"count": 20, "total": 40, "examples": [], "complete": False}).note()
+        'En la última evaluación, a «r.txt» le faltan 20 consultas de los qrels (de 40 en total).'
+        """
+        return Notice("missing_note", self.run, {"count": self.params["count"], "total": self.params["total"]}).render(
+            language
+        )
+
     def as_json(self) -> dict:
         """The command line's JSON: ``{"code", "message" (English), "run", …params}``."""
         return {"code": self.code, "message": self.render("en"), "run": self.run, **self.params}

@@ -4,7 +4,7 @@ A scenario is plain JSON data (``site_src/data/scenario.json``)::
 
     {"query": str,
      "grade_labels": [str, str, str, str],          # names of grades 0..3
-     "documents": [{"id": str, "title": str, "grade": 0..3,
+     "documents": [{"id": str, "title": str, "grade": 0..3 | null,
                     "first_stage_score": number, "reranker_score": number}, ...],
      "unretrieved": [{"id": str, "title": str, "grade": 0..3}, ...],   # optional
      "defaults": {"k": .., "umbral": .., "rerank": ..,
@@ -13,8 +13,9 @@ A scenario is plain JSON data (``site_src/data/scenario.json``)::
 
 The scenario is the query's whole set of judgments (DESIGN §4.1), as a
 qrels file is: ``documents`` are the judged documents the first stage ranked,
-in first-stage order (so their first-stage scores must not increase), and
-``unretrieved`` the judged documents it never returned. Ids are unique
+in first-stage order (so their first-stage scores must not increase; a
+``null`` grade is a ranked document nobody judged), and ``unretrieved`` the
+judged documents it never returned. Ids are unique
 across both lists. ``defaults.total`` is optional: without it the lab's
 total of known relevant documents follows the threshold (the judged
 documents that reach it). The defaults are checked by the same rules as the
@@ -49,8 +50,10 @@ def _grade(value, where: str) -> int:
     return value
 
 
-def _judged(doc, where: str, seen: set) -> None:
-    """Check the fields every judged document has (``id``, ``title``, ``grade``); record its id in ``seen``."""
+def _judged(doc, where: str, seen: set, unjudged_ok: bool = False) -> None:
+    """Check the fields every judged document has (``id``, ``title``, ``grade``); record its id in ``seen``.
+
+    With ``unjudged_ok`` (a ranked document), ``grade`` may be ``null``: nobody judged it."""
     if not isinstance(doc, dict):
         _fail("Cada documento debe ser un objeto.", where)
     doc_id = doc.get("id")
@@ -60,7 +63,8 @@ def _judged(doc, where: str, seen: set) -> None:
         _fail(f"El identificador «{doc_id}» está repetido.", f"{where}.id")
     seen.add(doc_id)
     _text(doc.get("title"), f"{where}.title")
-    _grade(doc.get("grade"), f"{where}.grade")
+    if not (unjudged_ok and "grade" in doc and doc["grade"] is None):
+        _grade(doc.get("grade"), f"{where}.grade")
 
 
 def _text(value, where: str) -> str:
@@ -98,7 +102,7 @@ def validate_scenario(scenario) -> dict:
     previous_score = math.inf
     for i, doc in enumerate(documents):
         where = f"documents[{i}]"
-        _judged(doc, where, seen)
+        _judged(doc, where, seen, unjudged_ok=True)
         score = _number(doc.get("first_stage_score"), f"{where}.first_stage_score")
         if score > previous_score:
             _fail(

@@ -26,11 +26,13 @@ def whole_number(value, name: str, minimum: int = 0) -> int:
     return value
 
 
-def grade_list(grades, name: str = "grades") -> list[int]:
-    """Return ``grades`` as a list of non-negative ints, or raise ``LabError``."""
+def grade_list(grades, name: str = "grades") -> list:
+    """Return ``grades`` as a list of non-negative ints or ``None`` (a document nobody judged), or raise ``LabError``."""
     if isinstance(grades, (str, bytes)) or not isinstance(grades, Sequence):
         raise LabError("not_grade_sequence", field=name, name=name)
     for grade in grades:
+        if grade is None:
+            continue
         if isinstance(grade, bool) or not isinstance(grade, int) or grade < 0:
             raise LabError("negative_grade", field=name, name=name)
     return list(grades)

@@ -102,6 +102,8 @@ def test_missing_queries_are_warned_about_and_the_complete_setting_is_the_clis(t
         [shown] = [w for w in view["warnings"] if w["code"] == missing["code"]]
         assert shown["text"].startswith("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run («q02»")
         assert "«Contar como 0 las consultas que falten»" in shown["text"]
+        assert view["complete_note"] == (
+            "En la última evaluación, a «half.txt» le faltan 20 consultas de los qrels (de 40 en total).")
 
 
 def test_query_id_retrieved_low_judged_and_undefined_measures_are_warned_about():
@@ -131,7 +133,7 @@ def test_clean_runs_get_no_warning(capsys):
 
 def numpy_bootstrap(deltas, resamples=200_000, seed=0):
     """An independent percentile bootstrap of the mean (numpy's generator, more resamples)."""
-    np = pytest.importorskip("numpy")
+    import numpy as np
     values = np.asarray(deltas, dtype=float)
     rng = np.random.default_rng(seed)
     means = np.empty(resamples)
@@ -216,6 +218,14 @@ def test_panel_shows_the_interval_and_reads_it_without_overclaiming():
     reading = view["comparison"]["reading"]
     assert f"El intervalo de confianza del 95 % de la diferencia media de nDCG@10, {ndcg['ci95']['text']}" in reading
     assert "no incluye el 0" in reading and "No cubre otras colecciones ni otros juicios." in reading
+    assert "conserva su signo en al menos el 97,5 % de los remuestreos" in reading
+    view = evaluate_files({"name": "qrels.txt", "text": text("qrels.txt")},
+                          [{"name": "run-bm25.txt", "text": text("run-bm25.txt")},
+                           {"name": "run-densa.txt", "text": text("run-densa.txt")}], "RR@10")
+    low, high = view["comparison"]["metrics"][0]["ci95"]["raw"]
+    assert low < 0 < high
+    assert "incluye el 0: al remuestrear estas consultas, la diferencia media se anula o cambia de signo" in (
+        view["comparison"]["reading"])
     assert ndcg["p_value"]["text"].count("±") == 1  # 40 non-zero deltas: estimated, with its error
 
 

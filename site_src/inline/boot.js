@@ -73,6 +73,15 @@
   const connection = navigator.connection;
   boot.deferred = Boolean(connection && (connection.saveData || /2g$/.test(connection.effectiveType || "")));
 
+  // The build-time view table (raglab_site/views.py): fetched at once, checked against its digest
+  // (SRI works in any context); null when it is missing, altered or unreadable: lab.js then waits
+  // for Python, as without it.
+  boot.views = config.views
+    ? fetch(absolute(config.views.url), { integrity: config.views.integrity })
+        .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
+        .catch((error) => (console.warn("raglab: view table not used:", error), null))
+    : Promise.resolve(null);
+
   boot.problem = usable();
   if (!boot.deferred) boot.begin();
   window.raglabBoot = boot;

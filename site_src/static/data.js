@@ -200,6 +200,7 @@
     for (const name of ["means-head", "means", "comparison-rows", "per-query-head", "per-query", "chart"]) out(name).replaceChildren();
     warningList.replaceChildren();
     $("[data-data-warnings]").hidden = true;
+    out("complete-note").textContent = "";
     detail.hidden = true;
   }
 
@@ -298,6 +299,7 @@
     // Warnings come first: they say what the numbers below rest on (raglab_core.sanity words them).
     warningList.replaceChildren(...view.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
     $("[data-data-warnings]").hidden = view.warnings.length === 0;
+    out("complete-note").textContent = view.complete_note; // next to the choice that decides how they count
     detail.hidden = true;
 
     const head = el("tr");

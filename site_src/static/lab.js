@@ -22,13 +22,23 @@
     controls[name] = document.querySelector(`[name="${name}"]`);
     defaults[name] = controls[name].defaultValue;
   }
-  const defaultGrades = documents.map((doc) => String(doc.grade)).join(",");
   const ranking = document.querySelector('[data-output="ranking"]');
   const rows = {};
   const gradeSelects = {};
   for (const doc of documents) {
     rows[doc.id] = ranking.querySelector(`[data-doc="${doc.id}"]`);
     gradeSelects[doc.id] = ranking.querySelector(`[data-grade-for="${doc.id}"]`);
+  }
+  const gradesOfSelects = () => documents.map((d) => gradeSelects[d.id].value).join(",");
+  // The scenario's grades: what the server rendered selected (a reload may restore other choices).
+  const defaultGrade = (doc) => Array.from(gradeSelects[doc.id].options).find((o) => o.defaultSelected).value;
+  const defaultGrades = documents.map(defaultGrade).join(",");
+  // The conventions panel's rows (DESIGN §4.4), those shown and those kept aside in a <template>.
+  const conventionsBody = document.querySelector("[data-conventions-body]");
+  const conventionRows = new Map();
+  for (const node of [...document.querySelectorAll("[data-convention]"),
+    ...(document.querySelector("[data-conventions-spare]")?.content.querySelectorAll("[data-convention]") || [])]) {
+    conventionRows.set(node.dataset.convention, node);
   }
   const unretrieved = Array.from(document.querySelectorAll('[data-output="unretrieved"] > li'));
   const breakdownRows = Array.from(document.querySelectorAll('[data-output="breakdown"] tr[data-rank]'));
@@ -48,6 +58,18 @@
   for (const name of FOLLOWING) delete raw[name];
   // The controls the user changed, most recent last: Python puts a conflict's error on the last one.
   const edited = [];
+
+  // A control the reader moved before this script ran (the page is painted, and its sliders answer
+  // the keyboard, before the deferred scripts run): the change counts, as if made now.
+  function readEarlyMoves() {
+    const params = new URLSearchParams(location.search);
+    for (const name of NAMES) {
+      if (params.has(name) || controls[name].value === controls[name].defaultValue) continue;
+      raw[name] = controls[name].value;
+      echo(name);
+      edited.push(name);
+    }
+  }
 
   // The slider of each control: the control itself, or the mouse-friendly companion of a text field.
   const sliderOf = {};
@@ -81,19 +103,25 @@
   }
 
   // The echo repeats what the state holds, as typed or as the URL said it; a slider that cannot show
-  // that value (?umbral=0, ?k=abc) is marked data-unheld, and hides its thumb (lab.css) rather than
-  // point at a value the state does not hold. `control` is the view's, once Python has judged it.
+  // that value (?umbral=0, ?k=abc) is marked data-unheld, sits at its minimum with no thumb (lab.css)
+  // rather than point at a value the state does not hold. `control` is the view's, once Python has
+  // judged it.
   function echo(name, control) {
     const shown = document.querySelector(`[data-echo="${name}"]`);
     if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
     const slider = sliderOf[name];
     if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
     if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
-    const held = slider.value === String(raw[name]) || (control !== undefined && control.value !== null && String(control.value) === slider.value);
+    let held = slider.value === String(raw[name]);
+    if (!held && control !== undefined && control.value !== null) {
+      slider.value = String(control.value); // how Python read what was typed: "05" is 5
+      held = slider.value === String(control.value);
+    }
     if (held) {
       slider.removeAttribute("data-unheld");
       slider.removeAttribute("aria-valuetext");
     } else {
+      slider.value = slider.min; // and no filled track up to a value it does not hold either
       slider.setAttribute("data-unheld", "");
       slider.setAttribute("aria-valuetext", String(raw[name]));
     }
@@ -150,6 +178,7 @@
   let lastAnnounced = null;
   let notice = "";
   let announceTimer = 0;
+  let actionSaid = ""; // the last action's message, kept at the head of the announcement that follows it
 
   // Views Python computed, by state: compute is deterministic and the scenario fixed, so a state met
   // again (a slider moved back) is shown at once, with the very view Python gave for it.
@@ -161,14 +190,71 @@
     if (views.size > VIEWS_KEPT) views.delete(views.keys().next().value);
   }
 
+  // --- the build-time view table (raglab_site/views.py) ------------------------------------------
+  // Python's views of every state the ranking's sliders (k, umbral, rerank) reach from the defaults,
+  // computed by raglab_core.compute at build time. A state is looked up only when it is exactly one
+  // of those: every other field as the table's state, and no edit but of those sliders. Its view is
+  // then rebuilt (a copy of `base`, each varying leaf's value put back) and shown, before Python has
+  // loaded and after. Any other state waits for Python. Nothing here computes a value.
+  let table = null;
+
+  function useTable(loaded) {
+    if (!loaded || loaded.format !== 1 || !Array.isArray(loaded.axes) || !Array.isArray(loaded.paths)) return;
+    table = loaded;
+    root.dataset.views = "table";
+    performance.mark("raglab:views-table"); // for bench/page.py
+    // The announcements' baseline: what the page shows, when it shows the form's state.
+    const shownView = key(state()) === shownKey && viewFromTable(state());
+    if (lastAnnounced === null && shownView) lastAnnounced = { ...shownView.announcements };
+    if (!ready && statusBox.dataset.status === "loading") setStatus("loading", config.views.loading);
+    if (key(state()) !== shownKey) request();
+  }
+
+  /** The view of `current` from the table, or null when the table does not hold exactly that state. */
+  function viewFromTable(current) {
+    if (!table) return null;
+    const axes = table.axes.map(([name]) => name);
+    if ((current.edited || []).some((name) => !axes.includes(name))) return null;
+    const names = Object.keys(current).filter((name) => name !== "scenario" && name !== "edited");
+    const expected = Object.keys(table.state);
+    if (names.length !== expected.length) return null;
+    for (const name of expected) {
+      if (!(name in current) || (!axes.includes(name) && current[name] !== table.state[name])) return null;
+    }
+    const positions = table.axes.map(([name, values]) => values.indexOf(current[name]));
+    if (positions.includes(-1)) return null;
+    let view = structuredClone(table.base);
+    table.paths.forEach(([path, columnNumber, joined], i) => {
+      const [used, column] = table.columns[columnNumber];
+      let at = 0;
+      for (const axis of used) at = at * table.axes[axis][1].length + positions[axis];
+      let value = table.values[i][column[at]];
+      if (joined) value = value.map((piece) => table.texts[piece]).join(""); // a text stored by its pieces
+      if (!path.length) return void (view = value);
+      let node = view;
+      for (const step of path.slice(0, -1)) node = node[step];
+      node[path[path.length - 1]] = value;
+    });
+    return view;
+  }
+  // --- end of the view table ---------------------------------------------------------------------
+
   // Changes are numbered so that a view never replaces a newer one already shown.
   let changes = 0;
   let sentChange = 0;
   let shownChange = 0;
 
-  function request() {
-    if (!worker || !ready) return; // sent as soon as Python is ready
+  // `live`: ask Python even for a state the table holds (its first answer sets data-ready).
+  function request(live = false) {
     const current = state();
+    const fromTable = !live && viewFromTable(current);
+    if (fromTable) {
+      queued = false;
+      show(fromTable, current, changes);
+      if (ready) computeAhead();
+      return;
+    }
+    if (!worker || !ready) return; // sent as soon as Python is ready
     const view = root.dataset.ready === "true" && views.get(key(current));
     if (view) {
       queued = false;
@@ -221,7 +307,7 @@
 
   function computeAhead() {
     if (busy || queued || aheadLeft <= 0 || root.dataset.ready !== "true" || statusBox.dataset.status === "error") return;
-    const next = statesAhead().find((candidate) => !views.has(key(candidate)));
+    const next = statesAhead().find((candidate) => !views.has(key(candidate)) && !viewFromTable(candidate));
     if (!next) return;
     aheadLeft -= 1;
     busy = true;
@@ -262,7 +348,7 @@
 
   function onMessage(message) {
     if (message.type === "progress") {
-      setStatus("loading", message.text, message.fraction);
+      setStatus("loading", table ? config.views.loading : message.text, message.fraction);
     } else if (message.type === "notice") {
       notice = message.text;
       setStatus("loading", notice);
@@ -272,7 +358,7 @@
       for (const [name, at] of Object.entries(message.milestones || {})) {
         performance.mark(`raglab:worker:${name}`, { startTime: Math.max(0, at - performance.timeOrigin) });
       }
-      request();
+      request(true);
     } else if (message.type === "view") {
       busy = false;
       const arrived = performance.now();
@@ -392,6 +478,7 @@
     applyRanking(view.ranking);
     view.unretrieved.forEach((row, i) => setData(unretrieved[i], "relevant", String(row.relevant)));
     applyBreakdown(view.breakdown);
+    applyConventions(view.conventions);
     applyWindows(view.chunk_windows);
     scheduleAnnouncement(view.announcements);
   }
@@ -404,14 +491,27 @@
     for (const [cell, field] of rowCells.get(node)) setText(cell, String(row[field]));
   }
 
-  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade"], ["gain", "gain"], ["discount", "discount"],
+  const BREAKDOWN_DATA = [["doc", "doc"], ["grade", "grade_token"], ["gain", "gain"], ["discount", "discount"],
     ["contribution", "contribution"], ["inK", "in_k"], ["first", "first"]];
   function applyBreakdown(viewRows) {
     viewRows.forEach((row, i) => writeRow(breakdownRows[i], row, BREAKDOWN_DATA));
   }
 
+  // The view's rows, in its order; a row it leaves out goes back aside.
+  function applyConventions(viewRows) {
+    viewRows.forEach((row, i) => {
+      const node = conventionRows.get(row.name);
+      writeRow(node, row, [["value", "raw"]]);
+      if (conventionsBody.children[i] !== node) conventionsBody.insertBefore(node, conventionsBody.children[i] || null);
+    });
+    while (conventionsBody.children.length > viewRows.length) conventionsBody.lastElementChild.remove();
+  }
+
   // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
   const evidenceMark = strip && strip.querySelector("[data-evidence]");
+  // The slider laid over the strip begins and ends where Python says, so its thumb sits on the span.
+  const setInset = (inset) => controls.posicion.style.setProperty("--inset", inset);
+  setInset(controls.posicion.dataset.inset);
   function applyWindows(w) {
     if (!strip) return;
     const g = w.geometry;
@@ -422,6 +522,7 @@
     for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
     for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
     const e = w.evidence;
+    setInset(e ? e.inset : "0%");
     setData(evidenceMark, "start", e ? String(e.start) : "");
     setData(evidenceMark, "end", e ? String(e.end) : "");
     for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {
@@ -456,14 +557,14 @@
     });
   }
 
-  const RANKING_DATA = [["grade", "grade"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
+  const RANKING_DATA = [["grade", "grade_token"], ["inK", "in_k"], ["reranked", "reranked"], ["relevant", "relevant"],
     ["cutK", "cut_k"], ["cutRerank", "cut_rerank"], ["cut", "cut_label"]];
   function applyRanking(viewRows) {
     for (const row of viewRows) {
       const item = rows[row.id];
       writeRow(item, row, RANKING_DATA);
       const select = gradeSelects[row.id];
-      if (select.value !== String(row.grade)) select.value = String(row.grade);
+      if (select.value !== row.grade_token) select.value = row.grade_token;
     }
     const order = viewRows.map((row) => row.id);
     const shown = Array.from(ranking.children, (item) => item.dataset.doc);
@@ -484,7 +585,10 @@
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => {
       const changedPanels = Object.keys(announcements).filter((key) => announcements[key] !== lastAnnounced[key]);
-      if (changedPanels.length) liveRegion.textContent = changedPanels.map((key) => announcements[key]).join(" ");
+      // An action's message («restablecidos») stays first: the values it brought follow it.
+      const said = [actionSaid, ...changedPanels.map((key) => announcements[key])].filter(Boolean);
+      if (changedPanels.length) liveRegion.textContent = said.join(" ");
+      actionSaid = "";
       lastAnnounced = { ...announcements };
     }, ANNOUNCE_DELAY_MS);
   }
@@ -516,7 +620,7 @@
   }
   for (const doc of documents) {
     gradeSelects[doc.id].addEventListener("change", () => {
-      raw.grades = documents.map((d) => gradeSelects[d.id].value).join(",");
+      raw.grades = gradesOfSelects();
       changed("grades");
     });
   }
@@ -524,6 +628,7 @@
   // «Restablecer» and «Copiar enlace» (DESIGN §4.3).
   const actionStatus = document.querySelector("[data-action-status]");
   function say(text) {
+    actionSaid = text;
     liveRegion.textContent = text;
     actionStatus.textContent = text;
   }
@@ -539,7 +644,7 @@
       controls[name].value = defaults[name];
       echo(name);
     }
-    for (const doc of documents) gradeSelects[doc.id].value = String(doc.grade);
+    for (const doc of documents) gradeSelects[doc.id].value = defaultGrade(doc);
     changes += 1;
     aheadLeft = AHEAD;
     request();
@@ -634,8 +739,10 @@
   }
 
   readUrl();
+  readEarlyMoves();
   writeUrl();
   markBusy();
+  if (window.raglabBoot && window.raglabBoot.views) window.raglabBoot.views.then(useTable);
   // boot.js is inline in <head> and this file deferred: boot.js has run (or failed: then no raglabBoot).
   attachWorker();
 })();

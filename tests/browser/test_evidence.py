@@ -64,17 +64,28 @@ def test_the_span_moves_by_keyboard_and_python_marks_the_windows(page, base_url)
     assert lab.errors == []
 
 
-def test_the_span_moves_by_pointer(page, base_url):
+def test_the_span_is_dragged_on_the_strip(page, base_url):
+    """The strip is the slider: drag the drawn span, and it follows the pointer (its centre under it)."""
     lab = Lab(page, base_url)
-    slider = page.locator('[name="posicion"]')
-    slider.scroll_into_view_if_needed()
-    box = slider.bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.05, box["y"] + box["height"] / 2)
-    value = slider.input_value()
-    assert int(value) < 200
+    stage = page.locator(".strip-stage")
+    stage.scroll_into_view_if_needed()
+    box = stage.bounding_box()
+    span = page.locator("[data-evidence]")
+    start = span.bounding_box()
+    middle = box["y"] + box["height"] / 2
+    page.mouse.move(start["x"] + start["width"] / 2, middle)
+    page.mouse.down()
+    target = box["x"] + box["width"] * 0.75
+    page.mouse.move(target, middle, steps=8)
+    page.mouse.up()
+    value = page.locator('[name="posicion"]').input_value()
+    assert 800 < int(value) < 900  # 75 % of the way: the span's centre near token 900
     lab.edit("posicion", value)
     wait_for_marks(lab)
+    moved = span.bounding_box()
+    assert abs(moved["x"] + moved["width"] / 2 - target) < 12
     assert lab.url_params()["posicion"] == value
+    lab.expect_matches_core()
     assert lab.errors == []
 
 
@@ -85,4 +96,19 @@ def test_the_zoom_is_said_and_a_url_position_is_applied(page, base_url):
     assert shown["evidence"] == ["3", "8"]
     expect(page.locator("[data-windows-scale]")).to_be_visible()
     lab.expect_matches_core()
+    assert lab.errors == []
+
+
+def test_reset_brings_the_span_back_to_the_border(page, base_url):
+    lab = Lab(page, base_url, "?evidencia=300&posicion=900")
+    assert wait_for_marks(lab)["evidence"] == ["900", "1200"]
+    page.locator('[data-action="reset"]').click()
+    lab.state = {"scenario": lab.scenario}
+    shown = wait_for_marks(lab)
+    assert shown["evidence"] == ["430", "530"] and shown["valuetext"] == "tokens 430–530, partida"
+    assert lab.url_params() == {}
+    lab.expect_matches_core()
+    # Following the border again: a new overlap moves the span with it.
+    lab.type("solape", "200")
+    assert wait_for_marks(lab)["evidence"] == ["362", "462"]  # (312 + 512 - 100) // 2
     assert lab.errors == []

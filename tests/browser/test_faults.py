@@ -60,6 +60,9 @@ def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fa
     page.on("console", lambda m: console.append((m.type, m.text)))
     for pattern, handler in routes:
         page.route(pattern, handler)
+    # Without the view table (which would answer ?k=3 at once: tests/browser/test_views.py), the
+    # URL's state can only wait for Python.
+    page.route("**/assets/views.*.json", not_found)
     page.goto(base_url + "?k=3")
     status = page.locator("[data-status]")
     expect(status).to_have_attribute("data-status", "error", timeout=60_000)

@@ -21,7 +21,7 @@ from .conftest import OUTPUT_NAMES, TEXT_OUTPUTS
 
 FORBIDDEN = ("NaN", "Infinity", "undefined", "None", "null")
 # Outputs with no data-value: the readings, and the breakdown's sentences under the table.
-TEXT_ONLY = TEXT_OUTPUTS + ["ideal_order", "ndcg_division", "mrr_rank"]
+TEXT_ONLY = TEXT_OUTPUTS + ["ideal_order", "ndcg_division", "mrr_rank", "conventions_reading"]
 BREAKDOWN_CELLS = ("relevant_text", "mrr_text", "gain_text", "discount_text", "contribution_text", "running_text")
 
 # What the page shows, as plain data (runs in the page; evaluate() works under the page's CSP).
@@ -39,7 +39,7 @@ DOM_STATE = """() => {
   const ranking = Array.from(document.querySelectorAll('ol[data-output="ranking"] > li'), (li) =>
     [li.dataset.doc, li.dataset.grade, li.dataset.inK, li.dataset.reranked, li.dataset.cutK, li.dataset.cutRerank]);
   const breakdown = Array.from(document.querySelectorAll('table[data-output="breakdown"] tr[data-rank]'), (tr) =>
-    [Number(tr.dataset.rank), tr.dataset.doc, Number(tr.dataset.grade), parseFloat(tr.dataset.gain),
+    [Number(tr.dataset.rank), tr.dataset.doc, tr.dataset.grade, parseFloat(tr.dataset.gain),
      parseFloat(tr.dataset.discount), parseFloat(tr.dataset.contribution), tr.dataset.inK,
      Array.from(tr.querySelectorAll("td"), text)]);
   const strip = document.querySelector('[data-output="chunk-windows"]');
@@ -48,7 +48,10 @@ DOM_STATE = """() => {
   const unretrieved = Array.from(document.querySelectorAll('ul[data-output="unretrieved"] > li'), (li) =>
     [li.dataset.doc, li.dataset.grade, li.dataset.relevant]);
   const total = document.querySelector('[name="total"]').value;
-  return {outputs, errors, invalid, ranking, unretrieved, total, breakdown, windows,
+  const conventions = Array.from(document.querySelectorAll('[data-output="conventions"] [data-convention]'), (tr) =>
+    [tr.dataset.convention, tr.dataset.value, text(tr.querySelector('[data-field="text"]')),
+     text(tr.querySelector('[data-field="diff_text"]'))]);
+  return {outputs, errors, invalid, ranking, unretrieved, total, breakdown, windows, conventions,
           text: document.querySelector("main").innerText};
 }"""
 
@@ -73,16 +76,17 @@ def expected_dom(view: dict, state: dict) -> dict:
         "outputs": outputs,
         "errors": {name: squash(control["error"] or "") for name, control in view["controls"].items()},
         "invalid": {name: bool(control["error"]) for name, control in view["controls"].items() if name != "grades"},
-        "ranking": [[row["id"], str(row["grade"]), str(row["in_k"]).lower(), str(row["reranked"]).lower(),
+        "ranking": [[row["id"], row["grade_token"], str(row["in_k"]).lower(), str(row["reranked"]).lower(),
                      str(row["cut_k"]).lower(), str(row["cut_rerank"]).lower()] for row in view["ranking"]],
-        "breakdown": [[row["rank"], row["doc"], row["grade"], row["gain"], row["discount"], row["contribution"],
+        "breakdown": [[row["rank"], row["doc"], row["grade_token"], row["gain"], row["discount"], row["contribution"],
                        str(row["in_k"]).lower(),
-                       [row["doc"], str(row["grade"])] + [squash(row[f]) for f in BREAKDOWN_CELLS]]
+                       [row["doc"], row["grade_text"]] + [squash(row[f]) for f in BREAKDOWN_CELLS]]
                       for row in view["breakdown"]],
         "windows": ["" if windows["windows"] is None else str(windows["windows"]),
                     [[w["start"], w["end"]] for w in windows["shown"]]],
         "unretrieved": [[row["id"], str(row["grade"]), str(row["relevant"]).lower()] for row in view["unretrieved"]],
         "total": str(state["total"]) if typed else "" if total["value"] is None else str(total["value"]),
+        "conventions": [[row["name"], row["raw"], row["text"], row["diff_text"]] for row in view["conventions"]],
     }
 
 
@@ -181,6 +185,10 @@ def test_server_rendered_page_equals_the_core_before_and_after_python(page, base
     for name in OUTPUT_NAMES:
         expect(page.locator(f'[data-output="{name}"]')).to_have_attribute("data-value", view["outputs"][name]["raw"])
     expect(page.locator('[data-output="metrics_reading"]')).to_have_text(view["outputs"]["metrics_reading"]["text"])
+    rows = page.locator('[data-output="conventions"] [data-convention]')
+    expect(rows).to_have_count(len(view["conventions"]))
+    for row in view["conventions"]:
+        expect(page.locator(f'[data-convention="{row["name"]}"]')).to_have_attribute("data-value", row["raw"])
 
 
 def test_sliders_by_keyboard(lab):
@@ -350,17 +358,20 @@ def test_dragging_chunk_below_the_overlap_flags_chunk_once(lab):
 def test_values_of_another_state_are_busy_until_python_computes_the_current_one(page, base_url):
     held = []
     page.route("**/assets/snapshot.*.bin", lambda route: held.append(route))  # the runtime's download, held back
+    # Without the view table, which answers slider moves before Python (tests/browser/test_views.py).
+    page.route("**/assets/views.*.json", lambda route: route.fulfill(status=404, body=b""))
     page.goto(base_url)
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "loading")
     regions = page.locator("[data-busy-region]")
-    # Both panels' outputs, the ranking, the unretrieved list, the breakdown and its totals, the strip.
-    assert regions.count() == 7
+    # Both panels' outputs, the ranking, the unretrieved list, the breakdown and its totals, the strip,
+    # the conventions table and its reading.
+    assert regions.count() == 9
     expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)  # the server's render is the form's state
     k = page.locator('[name="k"]')
     k.focus()
     k.press("ArrowLeft")
     k.press("ArrowLeft")  # k = 3 before Python is ready
-    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
+    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(page.locator("[data-busy-region]").count())
     precision = page.locator('[data-output="precision"]')
     expect(precision).to_have_text(DEFAULT_VIEW["outputs"]["precision"]["text"])  # still the old value…
     region = page.locator(".panel-ranking .results")  # the busy region holding it…
@@ -536,6 +547,9 @@ def test_a_state_met_again_is_shown_from_the_view_python_gave_for_it(page, base_
 
 def test_the_states_one_step_away_are_computed_ahead_and_shown_at_once(page, base_url):
     page.add_init_script(COUNT_COMPUTES)
+    # Without the view table, which holds these slider states already (lab.js then computes ahead
+    # only states outside it: tests/browser/test_views.py).
+    page.route("**/assets/views.*.json", lambda route: route.fulfill(status=404, body=b""))
     lab = Lab(page, base_url)
     lab.expect_matches_core()
     settle(page)
@@ -573,7 +587,8 @@ def test_the_states_one_step_away_are_computed_ahead_and_shown_at_once(page, bas
     lab.edit("k", "9")
     lab.expect_matches_core()
     assert page.evaluate("window.__computes") == computes + 1
-    assert lab.errors == []
+    # Only the browser's own reports of the table withheld above (its 404, whose body fails SRI).
+    assert [error for error in lab.errors if "views." not in error and "404" not in error] == []
 
 
 def test_a_total_raised_by_a_view_superseded_in_a_burst_is_not_left_busy(page, base_url):
@@ -621,8 +636,12 @@ def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, bas
     page.wait_for_timeout(1500)
     assert not [url for url in requests if "/pyodide/" in url or "/snapshot." in url or "worker." in url]
     expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
-    # The URL's state differs from the server's render: pending, until Python computes it.
-    expect(page.locator('[data-busy-region][aria-busy="true"]')).to_have_count(7)
+    # The URL's state differs from the server's render, and the build-time view table answers it,
+    # with no download of Python (tests/browser/test_views.py).
+    expect(page.locator("html")).to_have_attribute("data-views", "table")
+    expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)
+    view = compute({"scenario": load_scenario(), "k": "3"})
+    expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
     k = page.locator('[name="k"]')
     k.focus()  # the first use: Python is on its way at once, and says so
     expect(status).to_have_attribute("data-status", "loading", timeout=1000)
@@ -632,3 +651,22 @@ def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, bas
     expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
     expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)
     assert [url for url in requests if "/snapshot." in url]
+
+
+def test_unjudged_grades_from_the_url_and_the_select_show_the_conventions_panels_extra_rows(page, base_url):
+    """«sin juicio» (DESIGN §3, §4.4): the URL's «u» and the select's option; the judged and condensed rows
+    come and go with it, under Pyodide as in the server's render."""
+    lab = Lab(page, base_url, "?grades=3,u,2,u,0,2,3,1,0,2,1,0&k=5")
+    view = lab.expect_matches_core()
+    assert [row["name"] for row in view["conventions"]][-3:] == ["judged", "condensed_precision", "condensed_ndcg"]
+    expect(page.locator('[data-grade-for="d02"]')).to_have_value("u")
+    expect(page.locator('li[data-doc="d02"]')).to_have_attribute("data-grade", "u")
+    for doc in ("d02", "d04"):
+        lab.grade(doc, 1)
+    view = lab.expect_matches_core()
+    expect(page.locator('[data-convention="judged"]')).to_have_count(0)
+    lab.grade("d05", "u")
+    lab.expect_matches_core()
+    expect(page.locator('[data-convention="condensed_ndcg"]')).to_have_count(1)
+    assert lab.url_params(lambda params: "u" in params.get("grades", ""))["grades"] == "3,1,2,1,u,2,3,1,0,2,1,0"
+    assert lab.errors == []

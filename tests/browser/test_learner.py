@@ -1,6 +1,7 @@
 """What a careful learner found (issue 20), in a real Chromium: honest sliders and totals, readable
 links, «Restablecer» and «Copiar enlace»; and the lab's protocol after a refused state (issue 19)."""
 
+import re
 from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
@@ -32,8 +33,17 @@ def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
     lab.expect_matches_core()
     expect(page.locator('[data-echo="k"]')).to_have_text("abc")  # not 7, the slider's midpoint
     expect(lab.control("k")).to_have_attribute("data-unheld", "")
+    expect(lab.control("k")).to_have_value("1")  # at its minimum: no filled track up to 7 either
+
     for name in ("precision", "recall", "mrr", "ndcg", "relevant_in_k"):  # item 4: every «—» says why
         expect(page.locator(f'[data-note-for="{name}"]')).to_have_text("Sin calcular: corrige k.")
+
+    lab = Lab(page, base_url, "?k=05&solape=064")  # what Python reads as 5 and 64 is held
+    lab.expect_matches_core()
+    expect(lab.control("k")).to_have_value("5")
+    expect(lab.control("k")).not_to_have_attribute("data-unheld", "")
+    expect(page.locator('[data-companion-for="solape"]')).to_have_value("64")
+    expect(page.locator('[data-companion-for="solape"]')).not_to_have_attribute("data-unheld", "")
     assert lab.errors == []
 
 
@@ -88,7 +98,10 @@ def test_reset_and_copy_link(page, base_url):
     for name, value in load_scenario()["defaults"].items():
         expect(lab.control(name)).to_have_value(str(value))
     expect(lab.control("total")).to_have_value("8")
-    expect(page.locator("[data-announce]")).to_have_text("Valores del escenario restablecidos.")
+    # The reset's message stays first, whatever the new values' announcement adds after it.
+    expect(page.locator("[data-announce]")).to_have_text(re.compile(r"^Valores del escenario restablecidos\."))
+    page.wait_for_timeout(1500)  # past the announcement's debounce
+    expect(page.locator("[data-announce]")).to_have_text(re.compile(r"^Valores del escenario restablecidos\."))
     assert lab.errors == []
 
 
@@ -138,7 +151,7 @@ BREAK_NEXT_COMPUTE = """(() => {
 def test_after_an_error_reply_the_queued_state_is_sent(page, base_url):
     """Issue 19, item 4: a refused state does not leave the user's next one waiting for another input."""
     page.add_init_script(BREAK_NEXT_COMPUTE)
-    lab = Lab(page, base_url)
+    lab = Lab(page, base_url, "?docs=5")  # a state outside the build-time view table: k's go to Python
     lab.expect_matches_core()
     page.wait_for_timeout(1500)  # the states computed ahead are done
     page.evaluate("""() => {
@@ -269,3 +282,33 @@ def test_on_a_phone_the_data_captions_fit_their_tables(page, base_url):
         box = caption.bounding_box()
         wrap = caption.evaluate("(node) => { const r = node.closest('.table-wrap').getBoundingClientRect(); return [r.left, r.right]; }")
         assert wrap[0] - 1 <= box["x"] and box["x"] + box["width"] <= wrap[1] + 1, (caption.inner_text(), box, wrap)
+
+
+MATH_METRICS = """() => {
+  const box = (node) => node.getBoundingClientRect();
+  const mrr = document.querySelector('.formula[aria-label="Fórmula de MRR@k"] math');
+  const sum = Array.from(mrr.querySelectorAll("munder > mo")).find((mo) => mo.textContent === "\\u2211");
+  const below = sum.nextElementSibling;
+  const letter = mrr.querySelector("mtext");
+  const cases = document.querySelector('.formula[aria-label="Fórmula de m"] math');
+  const brace = Array.from(cases.querySelectorAll("mo")).find((mo) => mo.textContent === "{");
+  const table = cases.querySelector("mtable");
+  const cells = Array.from(cases.querySelectorAll("mtr > mtd:first-child"), box);
+  return {
+    sum: box(sum).height, letter: box(letter).height, sumBottom: box(sum).bottom, belowTop: box(below).top,
+    brace: box(brace).height, table: box(table).height, lefts: cells.map((cell) => Math.round(cell.left)),
+    align: Array.from(cases.querySelectorAll("mtd"), (cell) => getComputedStyle(cell).textAlign),
+  };
+}"""
+
+
+def test_formulas_render_as_mathematics(page, base_url):
+    """Item 12: with a math font named (not `math` alone, which resolved to a text serif), Σ is a large
+    operator with «q ∈ Q» under it, not over it, and the piecewise brace spans its rows, aligned left."""
+    page.goto(base_url)
+    page.locator("#metodo").scroll_into_view_if_needed()
+    shown = page.evaluate(MATH_METRICS)
+    assert shown["sum"] > 1.4 * shown["letter"], shown
+    assert shown["belowTop"] >= shown["sumBottom"] - 2, shown
+    assert shown["brace"] >= 0.8 * shown["table"], shown
+    assert len(set(shown["lefts"])) == 1 and set(shown["align"]) == {"left"}, shown

@@ -98,6 +98,12 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
                 expect(item.locator(".doc-grade")).to_have_text(expected)
                 assert item.get_attribute("data-shared") == str(item.get_attribute("data-doc") in tops[0] and
                                                                 item.get_attribute("data-doc") in tops[1]).lower()
+    # Every target of the result (downloads, query buttons, the checkbox) is 24 px, on a phone too.
+    from .test_learner import TARGETS
+
+    assert page.evaluate(TARGETS) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(TARGETS) == []
     # The query column stays in view when the table scrolls sideways.
     assert page.locator('[data-panel-output="per-query"] th[scope="row"]').first.evaluate(
         "th => getComputedStyle(th).position") == "sticky"
@@ -118,6 +124,8 @@ def test_complete_checkbox_gives_the_clis_complete_means(lab, tmp_path):
         warning = page.locator('[data-output="data-warnings"] > li[data-code="queries_missing_from_run"]')
         expect(warning).to_contain_text("«half.txt»: 20 consultas de los qrels (de 40 en total) no están en el run")
         expect(warning).to_contain_text("cuentan como 0" if complete else "quedan fuera de sus medias")
+        expect(page.locator('[data-panel-output="complete-note"]')).to_have_text(
+            "En la última evaluación, a «half.txt» le faltan 20 consultas de los qrels (de 40 en total).")
     expect(page.locator('label[for="data-complete"]')).to_have_text("Contar como 0 las consultas que falten")
 
 
