@@ -376,3 +376,11 @@ def test_the_service_worker_leaves_the_kept_snapshot_alone(dist, parsed):
     kept = json.loads(parsed.config_text)["snapshot"]["keptCache"]
     sw = (dist / "sw.js").read_text("utf-8")
     assert kept.startswith("raglab-") and f"const KEPT = {json.dumps(kept)};" in sw and "key !== KEPT" in sw
+
+
+def test_every_source_reads_as_sentences():
+    """Each source is printed «Authors (year). Title. Venue.»: a venue after a full stop starts with a
+    capital (one read «trec_eval 10.0. el programa de evaluación de TREC…»)."""
+    config = yaml.safe_load((ROOT / "site_src" / "config.yaml").read_text(encoding="utf-8"))
+    for source in config["sources"]:
+        assert source["venue"][:1].isupper() or source["venue"][:1].isdigit(), source["venue"]
