@@ -176,23 +176,29 @@ class PhoneCpu:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-# Installed before the move: records when every checked output shows the value of the state asked for
-# and nothing is marked busy (performance.now(): ms since navigation start).
-WATCH_CORRECT = """(expected) => {
+# Installed at the document's start (an init script, given `expected`): once a key has reached the
+# page, records when every checked output shows the value of the state asked for and nothing is marked
+# busy (performance.now(): ms since navigation start).
+WATCH_CORRECT = """(() => {
+  const expected = %s;
   window.__correctAt = null;
   window.__keyAt = null;
-  addEventListener("keydown", () => { if (window.__keyAt === null) window.__keyAt = performance.now(); }, true);
   const check = () => {
-    if (window.__correctAt !== null || document.querySelector("[data-busy-region][aria-busy]")) return;
+    if (window.__keyAt === null || window.__correctAt !== null) return;
+    if (document.querySelector("[data-busy-region][aria-busy]")) return;
     for (const [name, raw] of Object.entries(expected)) {
       const node = document.querySelector(`[data-output="${name}"]`);
       if (!node || node.getAttribute("data-value") !== raw) return;
     }
     window.__correctAt = performance.now();
   };
+  addEventListener("keydown", () => {
+    if (window.__keyAt === null) window.__keyAt = performance.now();
+    setTimeout(check);
+  }, true);
   new MutationObserver(check).observe(document.documentElement, {subtree: true, attributes: true,
     attributeFilter: ["data-value", "aria-busy"]});
-}"""
+})();"""
 CHECKED = ("precision", "recall", "mrr", "ndcg", "relevant_in_k")
 
 
@@ -217,6 +223,8 @@ def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, 
     and the time from navigation until the outputs show ``expected`` (time to first correct
     interaction)."""
     page = context.new_page()
+    if move:
+        page.add_init_script(WATCH_CORRECT % json.dumps(move[2]))
     cdp = context.new_cdp_session(page)
     if network:
         cdp.send("Network.enable")
@@ -225,16 +233,19 @@ def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, 
     if cpu_rate:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
     page.goto(url, wait_until="commit")
-    fcp = "(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || null"
-    deadline = time.time() + 300
-    while page.evaluate(fcp) is None and time.time() < deadline:
-        page.wait_for_timeout(5)
-    figures = {"fcp": page.evaluate(fcp)}
+    # Resolves at the first contentful paint, having focused the control to move (if any): one round
+    # trip, and the key straight after it (no actionability waits, which cost a loaded machine frames).
+    painted = page.evaluate("""(control) => new Promise((resolve) => new PerformanceObserver((list, observer) => {
+      const paint = list.getEntriesByName("first-contentful-paint")[0];
+      if (!paint) return;
+      observer.disconnect();
+      if (control) document.querySelector(`[name="${control}"]`).focus();
+      resolve([paint.startTime, performance.now()]);
+    }).observe({type: "paint", buffered: true}))""", move[0] if move else None)
+    figures = {"fcp": painted[0]}
     if move:
-        control, key, expected = move
-        page.evaluate(WATCH_CORRECT, expected)
-        figures["moved_at"] = page.evaluate("performance.now()")
-        page.locator(f'[name="{control}"]').press(key)
+        figures["moved_at"] = painted[1]
+        page.keyboard.press(move[1])
         deadline = time.time() + 300  # (wait_for_function evaluates a string: the page's CSP forbids that)
         while page.evaluate("window.__correctAt") is None and time.time() < deadline:
             page.wait_for_timeout(10)
@@ -539,12 +550,9 @@ def main():
             return
         if args.profiles_only:
             results["profiles"] = profiles(p, find_chromium(), base, args.dist, args.profile_runs)
-            httpd.shutdown()
-            report_profiles(results)
-            return
         browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         results["browser"] = browser.version
-        for name, url in () if args.latency_only else (("lab", base), ("plain", base + "__plain/")):
+        for name, url in () if args.latency_only or args.profiles_only else (("lab", base), ("plain", base + "__plain/")):
             cold = []
             for _ in range(args.runs):
                 context = browser.new_context()
@@ -566,20 +574,21 @@ def main():
             repeat = [load_once(context, url, check_ssr=False) for _ in range(args.runs)]
             context.close()
             results["pages"][name] = {"cold": cold, "repeat": repeat}
-        context = browser.new_context()
-        results["latency_ms"] = input_latency(context, base, args.changes)
-        context.close()
-        if not args.no_throttle and not args.latency_only:
+        if not args.profiles_only:
+            context = browser.new_context()
+            results["latency_ms"] = input_latency(context, base, args.changes)
+            context.close()
+        if not args.no_throttle and not args.latency_only and not args.profiles_only:
             results["throttled"] = {}
             for name, url in (("lab", base), ("plain", base + "__plain/")):
                 context = browser.new_context(service_workers="block")
                 results["throttled"][name] = load_once(context, url, check_ssr=False, network=SLOW_NETWORK)
                 context.close()
         browser.close()
-        if not args.no_throttle and not args.latency_only:
+        if not args.no_throttle and not args.latency_only and not args.profiles_only:
             results["profiles"] = profiles(p, find_chromium(), base, args.dist, args.profile_runs)
     httpd.shutdown()
-    if not args.skip_build and not args.latency_only:
+    if not args.skip_build and not args.latency_only and not args.profiles_only:
         results["build_s"] = build_times()
     report(results)
     out = ROOT / "bench" / "results"
@@ -590,9 +599,12 @@ def main():
 
 
 def report(results):
-    if not results["pages"]:  # --latency-only
+    if not results["pages"]:  # --latency-only, --profiles-only
         print(f"Chromium {results['browser']}")
-        report_latency(results)
+        if "latency_ms" in results:
+            report_latency(results)
+        if "profiles" in results:
+            report_profiles(results)
         return
     lab, plain = results["pages"]["lab"], results["pages"]["plain"]
     rows = []
@@ -663,6 +675,10 @@ def report_profiles(results):
         print(f"{name:14} {med('lab', 'fcp'):8.0f}ms {lab_first:16.0f}ms {lab_ready:8.0f}ms {med('plain', 'fcp'):10.0f}ms "
               f"{plain_ready:10.0f}ms {plain_ready / lab_first:27.1f}× {plain_ready / lab_ready:17.2f}×"
               + ("" if table else "  (view table NOT in use)"))
+        key_to_view = statistics.median(r["first_correct"] - r["key_down"] for r in found[name]["lab"])
+        table_at = statistics.median(r["marks"].get("views-table", float("nan")) for r in found[name]["lab"])
+        print(f"{'':14} (lab: view table in use at {table_at:.0f} ms, key pressed at {med('lab', 'key_down'):.0f} ms, "
+              f"key to correct outputs {key_to_view:.0f} ms)")
     sizes = results.get("table_bytes")
     if sizes:
         print(f"view table: {sizes['raw'] / 1e3:.1f} kB raw, {sizes['gzip'] / 1e3:.1f} kB gzip, "

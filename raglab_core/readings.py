@@ -100,7 +100,8 @@ def ndcg_division(k, dcg, idcg, ndcg) -> str:
     'nDCG@2 = DCG@2 / IDCG@2 = 1,500 / 3,000 = 0,500'
     """
     if dcg["value"] is None or idcg["value"] is None:
-        return f"nDCG@k = DCG@k / IDCG@k: {ndcg['note'] or 'sin calcular'}"
+        # The formula, then the card's own note as a sentence of its own (no «: Sin calcular: …»).
+        return f"nDCG@k = DCG@k / IDCG@k. {ndcg['note'] or BLOCKED + '.'}"
     if ndcg["value"] is None:
         return f"nDCG@{k} = DCG@{k} / IDCG@{k}: el IDCG es 0, así que nDCG no está definido."
     return f"nDCG@{k} = DCG@{k} / IDCG@{k} = {dcg['text']} / {idcg['text']} = {ndcg['text']}"
@@ -111,9 +112,11 @@ def mrr_rank(k, first, mrr) -> str:
 
     >>> mrr_rank(5, 2, {"value": 0.5, "text": "0,500"})
     'MRR@5 = 1 / 2 = 0,500: el primer relevante (marcado con ●) está en la posición 2.'
+    >>> mrr_rank(5, None, {"value": None, "text": "—", "note": "Sin calcular: corrige k."})
+    'MRR@k = 1 / posición del primer relevante. Sin calcular: corrige k.'
     """
     if mrr["value"] is None:
-        return "MRR@k: sin calcular."
+        return f"MRR@k = 1 / posición del primer relevante. {mrr.get('note') or BLOCKED + '.'}"
     if first is None:
         return (f"MRR@{k} = 0: ningún relevante entre los {k} primeros." if k > 1
                 else "MRR@1 = 0: el primer resultado no es relevante.")
@@ -547,14 +550,21 @@ def evidence_span_text(marks: dict) -> str:
     >>> from raglab_core.arithmetic import chunk_windows
     >>> evidence_span_text(chunk_windows(1200, 512, 64, 100)["evidence"])
     'La evidencia ocupa los tokens 430–530: ninguna ventana la contiene entera; queda partida entre las ventanas 1 y 2.'
+    >>> evidence_span_text(chunk_windows(1200, 100, 0, 250)["evidence"])
+    'La evidencia ocupa los tokens 0–250: ninguna ventana la contiene entera; queda repartida en 3 ventanas, de la 1 a la 3.'
     >>> evidence_span_text(chunk_windows(1200, 512, 64, 100, position=470)["evidence"])
     'La evidencia ocupa los tokens 470–570: la contiene entera la ventana 2, y la toca sin contenerla 1 más.'
     """
     where = f"La evidencia ocupa los tokens {integer(marks['start'])}–{integer(marks['end'])}"
     holding, touching = marks["holding"], marks["touching"]
     if not holding["count"]:
-        return f"{where}: ninguna ventana la contiene entera; queda partida entre " \
-            f"{_windows_named(touching['first'], touching['count'])}."
+        if touching["count"] == 2:
+            return f"{where}: ninguna ventana la contiene entera; queda partida entre " \
+                f"{_windows_named(touching['first'], 2)}."
+        # «entre las ventanas 1 a 100» mixes two prepositions: say how many, then which.
+        return f"{where}: ninguna ventana la contiene entera; queda repartida en " \
+            f"{integer(touching['count'])} ventanas, de la {integer(touching['first'] + 1)} " \
+            f"a la {integer(touching['first'] + touching['count'])}."
     verb = "la contiene entera" if holding["count"] == 1 else "la contienen entera"
     text = f"{where}: {verb} {_windows_named(holding['first'], holding['count'])}"
     others = touching["count"] - holding["count"]

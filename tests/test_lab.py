@@ -612,3 +612,16 @@ def test_a_raised_total_is_temporary(scenario):
 def test_spaces_around_a_number_are_fine_and_the_messages_say_so(scenario, typed, message):
     """Issue 20, item 13: « 5 » is accepted, so no message may say «sin espacios» about anything else."""
     assert view_of(scenario, k=typed)["controls"]["k"]["error"] == message
+
+
+@pytest.mark.parametrize("state, reason", [
+    ({"k": "abc"}, "Sin calcular: corrige k."),
+    ({"rerank": "13"}, "Sin calcular: corrige la profundidad de reranking."),
+])
+def test_the_arithmetic_says_why_it_has_no_numbers(scenario, state, reason):
+    """QA: «nDCG@k = DCG@k / IDCG@k: Sin calcular: corrige k.» (a capital after a colon, two colons) and
+    «MRR@k: sin calcular.» with no reason, under cards that each gave theirs."""
+    out = view_of(scenario, **state)["outputs"]
+    assert out["ndcg_division"]["text"] == f"nDCG@k = DCG@k / IDCG@k. {reason}"
+    assert out["mrr_rank"]["text"] == f"MRR@k = 1 / posición del primer relevante. {reason}"
+    assert out["mrr"]["note"] == reason

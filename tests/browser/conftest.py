@@ -50,16 +50,35 @@ def shared_context(browser, browser_context_args):
     context.close()
 
 
-@pytest.fixture
-def page(shared_context, base_url):
-    """A page in the shared context, whose origin starts without the snapshot that an earlier test's
-    boot kept in Cache Storage: each test downloads, checks and decodes it (or fails to) itself."""
-    page = shared_context.new_page()
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "cold_boot: the page's origin starts without the snapshot kept in Cache Storage (tests about the boot)"
+    )
+
+
+def forget_the_kept_snapshot(context, page, base_url):
     from urllib.parse import urlsplit
 
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
-    cdp = shared_context.new_cdp_session(page)
+    cdp = context.new_cdp_session(page)
     cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage"})
     cdp.detach()
+
+
+@pytest.fixture
+def page(shared_context, base_url, request):
+    """A page in the shared context.
+
+    Most tests boot from the decoded snapshot that an earlier test's boot kept in Cache Storage, as
+    a reader's repeat visit does: how the snapshot is downloaded, checked and decoded is not their
+    subject. Tests about the boot are marked ``cold_boot`` (all of test_faults.py): their origin
+    starts without a kept copy, so each downloads, checks and decodes the snapshot (or fails to)
+    itself, and it ends without one, so that no damaged copy reaches the next test."""
+    page = shared_context.new_page()
+    cold = request.node.get_closest_marker("cold_boot") is not None
+    if cold:
+        forget_the_kept_snapshot(shared_context, page, base_url)
     yield page
+    if cold:
+        forget_the_kept_snapshot(shared_context, page, base_url)
     page.close()

@@ -12,6 +12,7 @@ from raglab_site.snapshot import KEPT_CACHE
 from ..conftest import load_scenario
 
 DEFAULT = compute({"scenario": load_scenario()})
+pytestmark = pytest.mark.cold_boot  # every test here is about the boot: no snapshot kept from an earlier test
 
 
 def garbage(route):

@@ -354,6 +354,7 @@ def test_dragging_chunk_below_the_overlap_flags_chunk_once(lab):
     assert view["controls"]["solape"]["error"] is None
 
 
+@pytest.mark.cold_boot  # holds back or counts the snapshot's download
 def test_values_of_another_state_are_busy_until_python_computes_the_current_one(page, base_url):
     held = []
     page.route("**/assets/snapshot.*.bin", lambda route: held.append(route))  # the runtime's download, held back
@@ -619,6 +620,7 @@ DATA_SAVER = """Object.defineProperty(Navigator.prototype, "connection", {
 });"""
 
 
+@pytest.mark.cold_boot  # holds back or counts the snapshot's download
 def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, base_url):
     page.add_init_script(DATA_SAVER)
     requests = []
