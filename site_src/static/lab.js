@@ -111,9 +111,14 @@
     if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
     const slider = sliderOf[name];
     if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
-    if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
+    const companion = slider !== controls[name];
+    if (companion && slider.value !== controls[name].value) {
+      fitStep(slider, controls[name].value);
+      slider.value = controls[name].value;
+    }
     let held = slider.value === String(raw[name]);
     if (!held && control !== undefined && control.value !== null) {
+      if (companion) fitStep(slider, String(control.value));
       slider.value = String(control.value); // how Python read what was typed: "05" is 5
       held = slider.value === String(control.value);
     }
@@ -125,6 +130,14 @@
       slider.setAttribute("data-unheld", "");
       slider.setAttribute("aria-valuetext", String(raw[name]));
     }
+  }
+
+  // A companion slider's step is for dragging: a value typed between its steps (solape 99, step 16) is
+  // still one it can hold, at step 1 (until a value on the steps comes back), rather than one it cannot show.
+  function fitStep(slider, value) {
+    const step = slider.dataset.step || (slider.dataset.step = slider.getAttribute("step") || "1");
+    const offStep = /^\d+$/.test(value) && (Number(value) - Number(slider.min)) % Number(step) !== 0;
+    slider.step = offStep ? "1" : step;
   }
 
   // The state sent to Python for these typed values and this order of edits.
