@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -130,7 +131,6 @@ def test_every_internal_url_resolves_and_nothing_foreign_loads(dist, parsed):
 
 def test_scripts_and_styles_carry_subresource_integrity(dist):
     html = (dist / "index.html").read_text("utf-8")
-    import re
 
     tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>|<link\b[^>]*\brel=\"stylesheet\"[^>]*>", html)
     assert len(tags) >= 3  # lab.js, data.js, lab.css
@@ -384,3 +384,16 @@ def test_every_source_reads_as_sentences():
     config = yaml.safe_load((ROOT / "site_src" / "config.yaml").read_text(encoding="utf-8"))
     for source in config["sources"]:
         assert source["venue"][:1].isupper() or source["venue"][:1].isdigit(), source["venue"]
+
+
+def test_the_conventions_value_comes_right_after_its_name(dist):
+    """QA at 390 px: the conventions table scrolls sideways, and its value sat fourth, off screen, behind
+    the libraries and the formula; the first columns seen are the name, the value and the difference."""
+    html = (dist / "index.html").read_text(encoding="utf-8")
+    table = html[html.index('<table class="conventions"'):]
+    head = table[:table.index("</thead>")]
+    assert re.findall(r'<th scope="col">([^<]+)</th>', head) == [
+        "Convención", "Valor", "Frente a la tarjeta", "Quién la usa", "Fórmula"]
+    first_row = table[table.index("<tr data-convention"):]
+    first_row = first_row[:first_row.index("</tr>")]
+    assert re.findall(r'<td class="([\w-]+)"', first_row) == ["value", "difference", "source", "convention-formula"]

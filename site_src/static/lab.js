@@ -111,9 +111,14 @@
     if (shown) setText(shown, raw[name] === undefined ? controls[name].value : String(raw[name]));
     const slider = sliderOf[name];
     if (!slider || FOLLOWING.includes(name)) return; // a following control's words are the view's (adoptPosition)
-    if (slider !== controls[name] && slider.value !== controls[name].value) slider.value = controls[name].value;
+    const companion = slider !== controls[name];
+    if (companion && slider.value !== controls[name].value) {
+      fitStep(slider, controls[name].value);
+      slider.value = controls[name].value;
+    }
     let held = slider.value === String(raw[name]);
     if (!held && control !== undefined && control.value !== null) {
+      if (companion) fitStep(slider, String(control.value));
       slider.value = String(control.value); // how Python read what was typed: "05" is 5
       held = slider.value === String(control.value);
     }
@@ -125,6 +130,14 @@
       slider.setAttribute("data-unheld", "");
       slider.setAttribute("aria-valuetext", String(raw[name]));
     }
+  }
+
+  // A companion slider's step is for dragging: a value typed between its steps (solape 99, step 16) is
+  // still one it can hold, at step 1 (until a value on the steps comes back), rather than one it cannot show.
+  function fitStep(slider, value) {
+    const step = slider.dataset.step || (slider.dataset.step = slider.getAttribute("step") || "1");
+    const offStep = /^\d+$/.test(value) && (Number(value) - Number(slider.min)) % Number(step) !== 0;
+    slider.step = offStep ? "1" : step;
   }
 
   // The state sent to Python for these typed values and this order of edits.
@@ -373,6 +386,7 @@
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
         const readyText = config.serviceWorker && !window.isSecureContext ? TEXTS.ready_without_offline : TEXTS.ready;
+        // Two whole sentences of Python's (what the boot recovered from, then that Python is ready), side by side.
         setStatus(notice ? "warning" : "ready", notice ? [notice, readyText].join(" ") : readyText);
         registerServiceWorker();
       }
@@ -510,7 +524,9 @@
   // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
   const evidenceMark = strip && strip.querySelector("[data-evidence]");
   // The slider laid over the strip begins and ends where Python says, so its thumb sits on the span.
-  const setInset = (inset) => controls.posicion.style.setProperty("--inset", inset);
+  // No evidence, no inset: lab.css's fallback (none).
+  const setInset = (inset) =>
+    inset ? controls.posicion.style.setProperty("--inset", inset) : controls.posicion.style.removeProperty("--inset");
   setInset(controls.posicion.dataset.inset);
   function applyWindows(w) {
     if (!strip) return;
@@ -522,7 +538,7 @@
     for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
     for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
     const e = w.evidence;
-    setInset(e ? e.inset : "0%");
+    setInset(e && e.inset);
     setData(evidenceMark, "start", e ? String(e.start) : "");
     setData(evidenceMark, "end", e ? String(e.end) : "");
     for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {

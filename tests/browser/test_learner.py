@@ -47,6 +47,24 @@ def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
     assert lab.errors == []
 
 
+def test_a_valid_value_between_a_companions_steps_is_held(page, base_url):
+    """QA: ?solape=99 (the overlap that never cuts a 100-token evidence) is valid, yet its slider, whose
+    step is 16, showed no thumb, as if the state did not hold it; typing 64 brings the steps back."""
+    lab = Lab(page, base_url, "?solape=99&evidencia=100")
+    lab.expect_matches_core()
+    solape = page.locator('[data-companion-for="solape"]')
+    expect(solape).to_have_value("99")
+    expect(solape).not_to_have_attribute("data-unheld", "")
+    lab.type("chunk", "500")  # 500 = 16 + 484, off the chunk slider's steps too
+    lab.expect_matches_core()
+    expect(page.locator('[data-companion-for="chunk"]')).to_have_value("500")
+    lab.type("solape", "64")
+    lab.expect_matches_core()
+    expect(solape).to_have_value("64")
+    expect(solape).to_have_attribute("step", "16")
+    assert lab.errors == []
+
+
 def test_an_emptied_total_follows_the_threshold_again(page, base_url):
     """Issue 20, item 5: emptying «Relevantes totales conocidos» returns it to automatic, with no error."""
     lab = Lab(page, base_url, "?total=20")
