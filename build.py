@@ -36,7 +36,7 @@ from raglab_site.views import view_table_assets
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, conventions, data_panel, form, loading, readings  # noqa: E402
+from raglab_core import LabError, browser, conventions, data_panel, form, loading, readings  # noqa: E402
 from raglab_core.controls import UNJUDGED, UNJUDGED_LABEL  # noqa: E402
 from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
 
@@ -237,6 +237,7 @@ def make_site() -> dict[str, bytes]:
     lab_config["dataSaverText"] = loading.data_saver_notice(lab_config["runtimeBytes"])
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     lab_config["texts"] = readings.status_texts()  # the other sentences lab.js shows
+    lab_config["workerTexts"] = browser.worker_texts()  # worker.js's, in its "init" message (boot.js)
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")

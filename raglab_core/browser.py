@@ -10,6 +10,7 @@ import traceback
 from .decoding import first_bad_byte
 from .errors import LabError
 from .lab import compute
+from .loading import boot_texts
 from .trec import TrecFormatError
 
 
@@ -22,6 +23,17 @@ INTERNAL_EVALUATION_FAILURE = (
     "La página falló al evaluar (un error suyo, no de tus ficheros). Recarga la página; si vuelve a pasar, "
     "avisa a quien publica el sitio."
 )
+
+
+def worker_texts() -> dict:
+    """Every sentence worker.js says, by name (the build's ``lab_config.workerTexts``, which reaches the worker
+    in its "init" message): the boot's (:func:`raglab_core.loading.boot_texts`), and the page's own failure
+    when Python fails without an answer (``compute_failed``, ``evaluate_failed``).
+
+    >>> sorted(worker_texts())[:3]
+    ['boot_failed', 'compute_failed', 'evaluate_failed']
+    """
+    return {**boot_texts(), "compute_failed": INTERNAL_FAILURE, "evaluate_failed": INTERNAL_EVALUATION_FAILURE}
 
 
 def _internal(text: str) -> str:

@@ -330,6 +330,7 @@ def panel_view(report, runs, comparison) -> dict:
         ),
         "summary": _summary(report, runs),
         "metric_labels": labels,
+        "means_columns": ["Run", "Consultas", *labels],  # the means table's headings
         "means": [
             {"name": run["name"], "queries": run["queries"], "queries_text": integer(run["queries"]),
              "cells": [_cell(run["mean"][m]) for m in labels]}

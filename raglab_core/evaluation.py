@@ -7,8 +7,12 @@ named in ir_measures' notation [2]_ (:func:`parse_measures`): ``P@10``,
 ``Judged@10``, ``nDCG@10`` (linear gain, trec_eval's ``ndcg_cut``) and
 ``nDCG(dcg='exp-log2')@10`` (gain ``2^g − 1``, the lab's), plus BEIR's
 ``R_cap@100`` (recall divided by ``min(R, k)``; ir_measures has no such
-measure, so it is named as BEIR names it), each computed by one small
-function below whose docstring gives its formula and source.
+measure, so it is named as BEIR names it). Each is computed by the one
+unchecked function of :mod:`raglab_core.metrics` that holds its formula
+(:func:`~raglab_core.metrics.precision`, ``recall``, ``recall_cap``,
+``reciprocal_rank``, ``average_precision``, ``success``, ``judged_share``,
+``ndcg``), whose docstring gives the formula and its source; the lab's checked
+functions (``precision_at_k``, ...) call the same ones (:meth:`Measure.value`).
 
 Conventions, each checked against trec_eval (through ir_measures and
 pytrec_eval) and ranx in ``tests/test_evaluation.py``:
@@ -67,123 +71,20 @@ from typing import NamedTuple
 
 from . import metrics
 from .errors import LabError
+from .metrics import (
+    average_precision,
+    judged_share,
+    ndcg,
+    precision,
+    recall,
+    recall_cap,
+    reciprocal_rank,
+    relevant,
+    success,
+)
 
 TIES = ("double", "float32")
 """How scores are compared: ``"double"`` (trec_eval 10.0, ranx) or ``"float32"`` (trec_eval 9.x, pytrec_eval)."""
-
-# --- the measures, one function each ---------------------------------------------------------------
-# ``grades``: the judged grade of each ranked document, rank 1 first, ``None`` when unjudged (at
-# least the first ``k``; all of them when ``k`` is None). ``judgments``: every grade the qrels hold
-# for the query (for the number of relevant documents and the ideal DCG).
-
-
-def _relevant(grades, rel) -> int:
-    return sum(1 for grade in grades if grade is not None and grade >= rel)
-
-
-def precision(grades, k: int, rel: int = 1) -> float:
-    """``P@k = |{i <= k : g_i >= rel}| / k``: trec_eval ``P.k`` (missing positions are non-relevant).
-
-    >>> precision([2, None, 1, 0], k=4, rel=1), precision([2], k=4)
-    (0.5, 0.25)
-    """
-    return _relevant(grades[:k], rel) / k
-
-
-def recall(grades, k: int | None, rel: int, judgments) -> float | None:
-    """``R@k = |{i <= k : g_i >= rel}| / |{judged d : g_d >= rel}|``: trec_eval ``recall.k``.
-
-    It is Recall@k, not Success@k: the share of the query's known relevant
-    documents in the top k. ``None`` when the query has no relevant judgment.
-
-    >>> recall([2, None, 1], k=2, rel=1, judgments=[2, 1, 1, 0])
-    0.3333333333333333
-    """
-    total = _relevant(judgments, rel)
-    return _relevant(grades[:k], rel) / total if total else None
-
-
-def recall_cap(grades, k: int, rel: int, judgments) -> float | None:
-    """``R_cap@k = |{i <= k : g_i >= rel}| / min(R, k)``, ``R`` the query's relevant judgments: BEIR's ``R_cap@k``.
-
-    ir_measures has no such measure: it is named as BEIR reports it (Thakur et
-    al., NeurIPS 2021, ``beir/retrieval/custom_metrics.py``). Unlike Recall@k
-    it reaches 1 when the top k is all relevant, even with more than k
-    relevant judgments. ``None`` when the query has no relevant judgment.
-
-    >>> recall_cap([2, None, 1], k=2, rel=1, judgments=[2, 1, 1, 0])   # 1 / min(3, 2)
-    0.5
-    """
-    total = _relevant(judgments, rel)
-    return _relevant(grades[:k], rel) / min(total, k) if total else None
-
-
-def reciprocal_rank(grades, k: int | None, rel: int = 1) -> float:
-    """``RR@k = 1 / min{i <= k : g_i >= rel}``, 0 when there is none: trec_eval ``recip_rank`` on the run cut at k.
-
-    Its mean over queries is MRR (Voorhees, TREC-8 QA track report, 1999).
-
-    >>> reciprocal_rank([0, None, 3], k=None), reciprocal_rank([0, None, 3], k=2)
-    (0.3333333333333333, 0.0)
-    """
-    for rank, grade in enumerate(grades[:k], start=1):
-        if grade is not None and grade >= rel:
-            return 1 / rank
-    return 0.0
-
-
-def average_precision(grades, k: int | None, rel: int, judgments) -> float | None:
-    """``AP@k = (1 / R) · Σ_{i <= k, g_i >= rel} P@i``, ``R`` the query's relevant judgments: trec_eval ``map_cut.k``.
-
-    The divisor is every relevant judgment, not only those within k
-    (trec_eval's convention; without a cut-off it is ``map``). ``None`` when
-    the query has no relevant judgment.
-
-    >>> average_precision([1, 0, 1], k=None, rel=1, judgments=[1, 1, 1, 0])   # (1/1 + 2/3) / 3
-    0.5555555555555555
-    """
-    total = _relevant(judgments, rel)
-    return metrics.precision_sum(grades[:k], rel) / total if total else None
-
-
-def success(grades, k: int, rel: int = 1) -> float:
-    """``Success@k = 1`` if some ``i <= k`` has ``g_i >= rel``, else 0: trec_eval ``success.k`` ("hit rate").
-
-    >>> success([None, 0, 2], k=3, rel=2), success([None, 0, 2], k=2)
-    (1.0, 0.0)
-    """
-    return 1.0 if _relevant(grades[:k], rel) else 0.0
-
-
-def judged(grades, k: int | None) -> float | None:
-    """``Judged@k = |{i <= k : d_i judged}| / min(k, |ranking|)``: ir_measures' ``Judged`` [2]_.
-
-    The share of the top k that the qrels judge, whatever the grade: a low
-    value means the qrels are incomplete for this run, and unjudged documents
-    count as non-relevant everywhere else. ``None`` for an empty ranking.
-
-    >>> judged([2, None, 0, None], k=10), judged([], k=10) is None
-    (0.5, True)
-    """
-    return metrics.judged_share(grades[:k])
-
-
-def ndcg(grades, k: int | None, judgments, dcg: str = "log2") -> float | None:
-    """``nDCG@k = DCG@k / IDCG@k``, ``DCG@k = Σ_{i<=k} gain(g_i) / log2(i + 1)`` (Järvelin & Kekäläinen [4]_).
-
-    ``gain(g) = g`` for ``dcg="log2"`` (trec_eval ``ndcg_cut.k``, ranx
-    ``ndcg``) or ``2^g − 1`` for ``dcg="exp-log2"`` (Burges et al. [5]_, ranx
-    ``ndcg_burges``, the lab's); only positive grades gain. IDCG@k is the DCG
-    of *all* the query's judgments sorted by grade, cut at k. ``None`` when
-    IDCG@k is 0. The arithmetic is the lab's own: :func:`raglab_core.metrics.ndcg`.
-
-    >>> ndcg([0, 2], k=2, judgments=[2, 1]) == (2 / math.log2(3)) / (2 + 1 / math.log2(3))
-    True
-    >>> ndcg([0, 2], k=2, judgments=[2, 1], dcg="exp-log2") == (3 / math.log2(3)) / (3 + 1 / math.log2(3))
-    True
-    """
-    return metrics.ndcg(grades, k, judgments, dcg)
-
 
 # --- measure names (ir_measures' notation) ---------------------------------------------------------
 
@@ -210,22 +111,29 @@ class Measure(NamedTuple):
         return self.family + param + ("" if self.cutoff is None else f"@{self.cutoff}")
 
     def value(self, grades, judgments):
-        """This measure of one query (see the module's functions)."""
+        """This measure of one query: ``grades`` the judged grade of each ranked document, rank 1 first,
+        ``None`` when unjudged (at least the first ``cutoff``; all of them when ``cutoff`` is None),
+        ``judgments`` every grade the qrels hold for the query (for the number of relevant documents
+        and the ideal DCG). Each formula is :mod:`raglab_core.metrics`' unchecked fast path.
+
+        >>> [Measure(f, 2).value([2, None, 1], [2, 1, 1, 0]) for f in ("P", "R", "R_cap", "RR", "AP", "Success", "Judged")]
+        [0.5, 0.3333333333333333, 0.5, 1.0, 0.3333333333333333, 1.0, 0.5]
+        """
         family, k, rel = self.family, self.cutoff, self.rel
         if family == "P":
             return precision(grades, k, rel)
         if family == "R":
-            return recall(grades, k, rel, judgments)
+            return recall(grades, k, rel, relevant(judgments, rel))
         if family == "R_cap":
-            return recall_cap(grades, k, rel, judgments)
+            return recall_cap(grades, k, rel, relevant(judgments, rel))
         if family == "RR":
             return reciprocal_rank(grades, k, rel)
         if family == "AP":
-            return average_precision(grades, k, rel, judgments)
+            return average_precision(grades, k, rel, relevant(judgments, rel))
         if family == "Success":
             return success(grades, k, rel)
         if family == "Judged":
-            return judged(grades, k)
+            return judged_share(grades[:k])
         return ndcg(grades, k, judgments, self.dcg)
 
 
@@ -445,14 +353,13 @@ class RunEvaluator:
         ranked = trec_order(scores, self.depth, self.ties)
         get = judged.get
         grades = [get(docid) for docid in ranked]
-        top = grades[:JUDGED_DEPTH]
-        if top:
-            judged_in_top = len(top) - top.count(None)
-            self.judged_sum += judged_in_top / len(top)
+        judged_at_10 = judged_share(grades[:JUDGED_DEPTH])
+        if judged_at_10 is not None:
+            self.judged_sum += judged_at_10
             self.judged_count += 1
             if not self.any_judged:
                 # Below the top too: a run is "never judged" only if none of its documents is.
-                if judged_in_top or not judged.keys().isdisjoint(scores):
+                if judged_at_10 or not judged.keys().isdisjoint(scores):
                     self.any_judged = True
                 elif self.example is None:
                     self.example = (qid, ranked[0], next(iter(judged), None))

@@ -72,3 +72,39 @@ def reading_progress(slot: str, again: bool, done: int | None = None, size: int 
     why = " de nuevo: sus consultas no están agrupadas" if again else ""
     where = f" ({megabytes(done)} de {megabytes(size)} MB)" if done is not None and size is not None else ""
     return f"Leyendo y evaluando {what}{why}{where}…"
+
+
+WHAT_TO_DO = "Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio."
+"""What a reader can do when Python could not load: said after each boot failure."""
+
+
+def boot_texts() -> dict:
+    """Every sentence the worker says while it loads Python, by name: its progress steps, what it
+    recovered from, and each failure with :data:`WHAT_TO_DO`. They must exist before Python runs, so
+    the build puts them in ``lab_config.workerTexts`` and ``boot.js`` hands them to the worker in its
+    "init" message (with :mod:`raglab_core.browser`'s own).
+
+    >>> boot_texts()["wheel_failed"]
+    'No se pudo descargar el núcleo de cálculo. Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.'
+    """
+    failures = {
+        "runtime_failed": "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
+        "wheel_failed": "No se pudo descargar el núcleo de cálculo.",
+        "wheel_mismatch": "El núcleo de cálculo descargado no coincide con el publicado (falla su SHA-256), así que no se usa.",
+        "boot_failed": "No se pudo preparar Python.",
+    }
+    return {
+        # progress, in the order a boot shows them
+        "runtime": "Descargando Python (WebAssembly)…",
+        "snapshot_checked": "Descargando el entorno de Python…",  # no byte count where fetch() checks the digest
+        "restoring": "Restaurando Python…",
+        "plain_runtime": "Descargando e iniciando Python (WebAssembly)…",
+        "wheel": "Descargando el núcleo de cálculo…",
+        "installing": "Comprobando e instalando el núcleo de cálculo…",
+        # recovered from: the slow boot follows
+        "snapshot_discarded": (
+            "La instantánea de Python descargada no superó la comprobación de integridad (SHA-256) y se "
+            "descartó; Python se carga de la forma lenta."
+        ),
+        **{name: f"{text} {WHAT_TO_DO}" for name, text in failures.items()},
+    }

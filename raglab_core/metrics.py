@@ -2,6 +2,11 @@
 
 Every function takes ``grades``: the relevance grade of each ranked document,
 rank 1 first (non-negative ints, or ``None`` for a document nobody judged).
+Each formula is written once, in an unchecked fast path (:func:`precision`,
+:func:`recall`, :func:`reciprocal_rank`, :func:`dcg`, ...) that the
+evaluator's per-query loop calls directly and that also accepts what trec_eval
+accepts (negative grades, no cut-off); the checked public functions
+(``precision_at_k``, ...) validate their input, then call it.
 Binary metrics call a document *relevant* when ``grade >= threshold``; nDCG
 uses the grades themselves. An unjudged document is never relevant and gains
 0 (trec_eval's convention); :func:`condensed` drops them instead (trec_eval
@@ -47,8 +52,21 @@ def _checked(grades, k, threshold=0):
     return grade_list(grades), whole_number(k, "k", 1), whole_number(threshold, "threshold", 0)
 
 
+def _checked_total(grades, k, threshold, total_relevant):
+    """The checks of every measure that divides by ``total_relevant`` (:func:`recall_at_k`'s contract)."""
+    grades, k, threshold = _checked(grades, k, threshold)
+    total_relevant = whole_number(total_relevant, "total_relevant", 0)
+    in_ranking = relevant(grades, threshold)
+    if total_relevant < in_ranking:
+        raise LabError("total_below_ranked", field="total_relevant", found=in_ranking)
+    return grades, k, threshold, total_relevant
+
+
+# --- The checked public functions (DESIGN.md §3): validate, then call the fast path below -----------
+
+
 def relevant_count(grades, threshold: int) -> int:
-    """Number of relevant documents among all of ``grades``.
+    """Number of relevant documents among all of ``grades``; checked :func:`relevant`.
 
     ``|{i : grade_i >= threshold}|`` (no cut-off: the relevant documents a
     ranking or a set of judgments holds).
@@ -56,12 +74,11 @@ def relevant_count(grades, threshold: int) -> int:
     >>> relevant_count([3, 0, 2, 1], threshold=2)
     2
     """
-    grades, threshold = grade_list(grades), whole_number(threshold, "threshold", 0)
-    return sum(1 for grade in grades if grade is not None and grade >= threshold)
+    return relevant(grade_list(grades), whole_number(threshold, "threshold", 0))
 
 
 def relevant_within_k(grades, k: int, threshold: int) -> int:
-    """Number of relevant documents among the first ``k``.
+    """Number of relevant documents among the first ``k``; checked :func:`relevant` of the first ``k``.
 
     ``|{i <= k : grade_i >= threshold}|``
 
@@ -69,11 +86,11 @@ def relevant_within_k(grades, k: int, threshold: int) -> int:
     2
     """
     grades, k, threshold = _checked(grades, k, threshold)
-    return relevant_count(grades[:k], threshold)
+    return relevant(grades[:k], threshold)
 
 
 def first_relevant_rank(grades, k: int, threshold: int) -> int | None:
-    """The 1-based rank of the first relevant document within ``k``, or ``None`` if there is none.
+    """The 1-based rank of the first relevant document within ``k``, or ``None`` if there is none; checked :func:`first_relevant`.
 
     ``min{i <= k : grade_i >= threshold}`` (trec_eval's ``recip_rank`` takes
     its reciprocal).
@@ -83,14 +100,11 @@ def first_relevant_rank(grades, k: int, threshold: int) -> int | None:
     >>> first_relevant_rank([0, 0, 2, 3], k=2, threshold=2) is None
     True
     """
-    grades, k, threshold = _checked(grades, k, threshold)
-    return next(
-        (rank for rank, grade in enumerate(grades[:k], start=1) if grade is not None and grade >= threshold), None
-    )
+    return first_relevant(*_checked(grades, k, threshold))
 
 
 def precision_at_k(grades, k: int, threshold: int) -> float:
-    """Precision@k: the share of the first ``k`` positions holding a relevant document.
+    """Precision@k: the share of the first ``k`` positions holding a relevant document; checked :func:`precision`.
 
     ``P@k = |{i <= k : grade_i >= threshold}| / k``
 
@@ -103,11 +117,11 @@ def precision_at_k(grades, k: int, threshold: int) -> float:
     >>> precision_at_k([3], k=4, threshold=1)            # 1 / 4: missing = non-relevant
     0.25
     """
-    return relevant_within_k(grades, k, threshold) / k
+    return precision(*_checked(grades, k, threshold))
 
 
 def recall_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | None:
-    """Recall@k: the share of the query's known relevant documents found in the first ``k``.
+    """Recall@k: the share of the query's known relevant documents found in the first ``k``; checked :func:`recall`.
 
     ``R@k = |{i <= k : grade_i >= threshold}| / total_relevant``
 
@@ -122,18 +136,11 @@ def recall_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | 
     >>> recall_at_k([0, 0], k=2, threshold=1, total_relevant=0) is None
     True
     """
-    grades, k, threshold = _checked(grades, k, threshold)
-    total_relevant = whole_number(total_relevant, "total_relevant", 0)
-    in_ranking = relevant_count(grades, threshold)
-    if total_relevant < in_ranking:
-        raise LabError("total_below_ranked", field="total_relevant", found=in_ranking)
-    if total_relevant == 0:
-        return None
-    return relevant_within_k(grades, k, threshold) / total_relevant
+    return recall(*_checked_total(grades, k, threshold, total_relevant))
 
 
 def mrr_at_k(grades, k: int, threshold: int) -> float:
-    """Reciprocal rank at k: ``1 / rank`` of the first relevant document within ``k``, else 0.
+    """Reciprocal rank at k: ``1 / rank`` of the first relevant document within ``k``, else 0; checked :func:`reciprocal_rank`.
 
     ``RR@k = 1 / min{i <= k : grade_i >= threshold}`` (0 if there is none).
     Averaged over queries it is MRR (Voorhees, "The TREC-8 Question Answering
@@ -144,12 +151,11 @@ def mrr_at_k(grades, k: int, threshold: int) -> float:
     >>> mrr_at_k([0, 0, 2, 3], k=2, threshold=2)   # first hit below k
     0.0
     """
-    rank = first_relevant_rank(grades, k, threshold)
-    return 0.0 if rank is None else 1 / rank
+    return reciprocal_rank(*_checked(grades, k, threshold))
 
 
 def success_at_k(grades, k: int, threshold: int) -> float:
-    """Success@k («hit rate»): 1 if some position within ``k`` is relevant, else 0.
+    """Success@k («hit rate»): 1 if some position within ``k`` is relevant, else 0; checked :func:`success`.
 
     ``S@k = [∃ i <= k : grade_i >= threshold]`` (trec_eval's ``success``,
     ir_measures' ``Success@k``). It is not Recall@k: one relevant document
@@ -158,11 +164,11 @@ def success_at_k(grades, k: int, threshold: int) -> float:
     >>> success_at_k([0, 0, 2], k=3, threshold=2), success_at_k([0, 0, 2], k=2, threshold=2)
     (1.0, 0.0)
     """
-    return 1.0 if first_relevant_rank(grades, k, threshold) else 0.0
+    return success(*_checked(grades, k, threshold))
 
 
 def recall_cap_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | None:
-    """BEIR's capped recall: relevant within ``k`` divided by ``min(total_relevant, k)``.
+    """BEIR's capped recall: relevant within ``k`` divided by ``min(total_relevant, k)``; checked :func:`recall_cap`.
 
     ``R_cap@k = |{i <= k : grade_i >= threshold}| / min(R, k)`` (Thakur et
     al., *BEIR*, NeurIPS 2021; ``beir/retrieval/custom_metrics.py``,
@@ -173,8 +179,7 @@ def recall_cap_at_k(grades, k: int, threshold: int, total_relevant: int) -> floa
     >>> recall_cap_at_k([3, 0, 2, 1], k=2, threshold=2, total_relevant=8)   # 1 / min(8, 2)
     0.5
     """
-    recall_at_k(grades, k, threshold, total_relevant)  # the checks
-    return None if total_relevant == 0 else relevant_within_k(grades, k, threshold) / min(total_relevant, k)
+    return recall_cap(*_checked_total(grades, k, threshold, total_relevant))
 
 
 def average_precision_at_k(grades, k: int, threshold: int, total_relevant: int) -> float | None:
@@ -182,13 +187,13 @@ def average_precision_at_k(grades, k: int, threshold: int, total_relevant: int) 
 
     ``AP@k = (1 / R) · Σ_{i <= k, grade_i >= threshold} P@i`` (trec_eval's
     ``map_cut``, ir_measures' ``AP@k``): a relevant document outside the top
-    k adds 0. ``None`` when ``total_relevant`` is 0; checked as :func:`recall_at_k`.
+    k adds 0. ``None`` when ``total_relevant`` is 0; checked as
+    :func:`recall_at_k`, then :func:`average_precision`.
 
     >>> average_precision_at_k([1, 0, 1], k=3, threshold=1, total_relevant=3)   # (1/1 + 2/3) / 3
     0.5555555555555555
     """
-    recall_at_k(grades, k, threshold, total_relevant)  # the checks
-    return None if total_relevant == 0 else precision_sum(grades[:k], threshold) / total_relevant
+    return average_precision(*_checked_total(grades, k, threshold, total_relevant))
 
 
 def context_precision_at_k(grades, k: int, threshold: int) -> float:
@@ -204,24 +209,9 @@ def context_precision_at_k(grades, k: int, threshold: int) -> float:
     >>> context_precision_at_k([0, 0], k=2, threshold=1)
     0.0
     """
-    found = relevant_within_k(grades, k, threshold)
+    grades, k, threshold = _checked(grades, k, threshold)
+    found = relevant(grades[:k], threshold)
     return precision_sum(grades[:k], threshold) / found if found else 0.0
-
-
-def precision_sum(grades, threshold) -> float:
-    """``Σ_{i : rel(i)} P@i`` over all of ``grades`` (already cut at k; unchecked): AP's and context precision's numerator.
-
-    ``None`` and grades below ``threshold`` are not relevant. The evaluator calls it too.
-
-    >>> precision_sum([1, None, 1], 1) == 1 / 1 + 2 / 3
-    True
-    """
-    hits, summed = 0, 0.0
-    for rank, grade in enumerate(grades, start=1):
-        if grade is not None and grade >= threshold:
-            hits += 1
-            summed += hits / rank
-    return summed
 
 
 def judged_at_k(grades, k: int) -> float | None:
@@ -237,15 +227,6 @@ def judged_at_k(grades, k: int) -> float | None:
     return judged_share(grades[:k])
 
 
-def judged_share(grades) -> float | None:
-    """The share of ``grades`` (already cut at k; unchecked) that is not ``None``; ``None`` when empty.
-
-    >>> judged_share([2, None, -1, None])
-    0.5
-    """
-    return sum(1 for grade in grades if grade is not None) / len(grades) if grades else None
-
-
 def condensed(grades) -> list:
     """``grades`` without the unjudged documents, ranks closed up: Sakai's condensed list (trec_eval ``-J``).
 
@@ -253,6 +234,140 @@ def condensed(grades) -> list:
     [3, 0, 2]
     """
     return [grade for grade in grade_list(grades) if grade is not None]
+
+
+# --- The binary measures' fast paths: one function per formula, unchecked --------------------------
+# The checked functions above validate their input, then call these; the evaluator's per-query loop
+# (:mod:`raglab_core.evaluation`, runs of 7 M lines) calls them directly. Their semantics are the
+# evaluator's, which are trec_eval's [1]_ (``m_P.c``, ``m_recall.c``, ``m_recip_rank.c``,
+# ``m_map_cut.c``, ``m_success.c``) and ir_measures' (``Judged``):
+#
+# * a grade may be ``None`` (a document the qrels do not judge): never relevant;
+# * a grade may be negative (trec_eval's "judged non-relevant"): relevant only when ``>= rel``, which
+#   no ``rel >= 0`` allows;
+# * ``k`` may be ``None`` for the measures without a required cut-off (RR, AP, Judged): the whole
+#   ranking counts (``grades[:None]``);
+# * ``rel`` (the checked functions' ``threshold``; trec_eval's ``-l``) is the lowest relevant grade;
+# * ``total`` is the number of relevant judgments of the query (trec_eval's ``num_rel``), which the
+#   evaluator takes from its qrels with :func:`relevant` and the lab receives as ``total_relevant``.
+
+
+def relevant(grades, rel) -> int:
+    """``|{i : g_i >= rel}|`` over all of ``grades`` (unchecked; ``None`` never counts).
+
+    >>> relevant([2, None, 1, 0, -1], 1), relevant([2, None, 1, 0, -1], 0)
+    (2, 3)
+    """
+    return sum(1 for grade in grades if grade is not None and grade >= rel)
+
+
+def precision(grades, k: int, rel: int = 1) -> float:
+    """``P@k = |{i <= k : g_i >= rel}| / k`` (unchecked): trec_eval ``P.k`` (missing positions are non-relevant).
+
+    >>> precision([2, None, 1, 0], k=4, rel=1), precision([2], k=4)
+    (0.5, 0.25)
+    """
+    return relevant(grades[:k], rel) / k
+
+
+def recall(grades, k: int | None, rel: int, total: int) -> float | None:
+    """``R@k = |{i <= k : g_i >= rel}| / total`` (unchecked): trec_eval ``recall.k``; ``None`` when ``total`` is 0.
+
+    It is Recall@k, not Success@k: the share of the query's known relevant
+    documents (``total``, trec_eval's ``num_rel``) in the top k.
+
+    >>> recall([2, None, 1], k=2, rel=1, total=relevant([2, 1, 1, 0], 1))
+    0.3333333333333333
+    """
+    return relevant(grades[:k], rel) / total if total else None
+
+
+def recall_cap(grades, k: int, rel: int, total: int) -> float | None:
+    """``R_cap@k = |{i <= k : g_i >= rel}| / min(total, k)`` (unchecked): BEIR's ``R_cap@k``; ``None`` when ``total`` is 0.
+
+    ir_measures has no such measure: it is named as BEIR reports it (Thakur et
+    al., NeurIPS 2021, ``beir/retrieval/custom_metrics.py``). Unlike Recall@k
+    it reaches 1 when the top k is all relevant, even with more than k
+    relevant judgments.
+
+    >>> recall_cap([2, None, 1], k=2, rel=1, total=3)   # 1 / min(3, 2)
+    0.5
+    """
+    return relevant(grades[:k], rel) / min(total, k) if total else None
+
+
+def first_relevant(grades, k: int | None, rel: int = 1) -> int | None:
+    """``min{i <= k : g_i >= rel}`` (unchecked), the 1-based rank, or ``None`` when there is none.
+
+    >>> first_relevant([0, None, 3], k=None), first_relevant([0, None, 3], k=2) is None
+    (3, True)
+    """
+    for rank, grade in enumerate(grades[:k], start=1):
+        if grade is not None and grade >= rel:
+            return rank
+    return None
+
+
+def reciprocal_rank(grades, k: int | None, rel: int = 1) -> float:
+    """``RR@k = 1 / min{i <= k : g_i >= rel}``, 0 when there is none (unchecked): trec_eval ``recip_rank`` on the run cut at k.
+
+    Its mean over queries is MRR (Voorhees, TREC-8 QA track report, 1999).
+
+    >>> reciprocal_rank([0, None, 3], k=None), reciprocal_rank([0, None, 3], k=2)
+    (0.3333333333333333, 0.0)
+    """
+    rank = first_relevant(grades, k, rel)
+    return 0.0 if rank is None else 1 / rank
+
+
+def success(grades, k: int, rel: int = 1) -> float:
+    """``Success@k = 1`` if some ``i <= k`` has ``g_i >= rel``, else 0 (unchecked): trec_eval ``success.k`` ("hit rate").
+
+    >>> success([None, 0, 2], k=3, rel=2), success([None, 0, 2], k=2)
+    (1.0, 0.0)
+    """
+    return 1.0 if relevant(grades[:k], rel) else 0.0
+
+
+def average_precision(grades, k: int | None, rel: int, total: int) -> float | None:
+    """``AP@k = (1 / total) · Σ_{i <= k, g_i >= rel} P@i`` (unchecked): trec_eval ``map_cut.k``; ``None`` when ``total`` is 0.
+
+    The divisor is every relevant judgment of the query, not only those within
+    k (trec_eval's convention; without a cut-off it is ``map``).
+
+    >>> average_precision([1, 0, 1], k=None, rel=1, total=3)   # (1/1 + 2/3) / 3
+    0.5555555555555555
+    """
+    return precision_sum(grades[:k], rel) / total if total else None
+
+
+def precision_sum(grades, threshold) -> float:
+    """``Σ_{i : rel(i)} P@i`` over all of ``grades`` (already cut at k; unchecked): AP's and context precision's numerator.
+
+    ``None`` and grades below ``threshold`` are not relevant.
+
+    >>> precision_sum([1, None, 1], 1) == 1 / 1 + 2 / 3
+    True
+    """
+    hits, summed = 0, 0.0
+    for rank, grade in enumerate(grades, start=1):
+        if grade is not None and grade >= threshold:
+            hits += 1
+            summed += hits / rank
+    return summed
+
+
+def judged_share(grades) -> float | None:
+    """``Judged@k = |{i <= k : g_i is not None}| / min(k, n)`` (unchecked): ir_measures' ``Judged``.
+
+    The share of ``grades`` (a list or tuple, already cut at k) that is not
+    ``None``; ``None`` when empty. The evaluator's measure and its sanity
+    check (mean Judged@10) both call it.
+
+    >>> judged_share([2, None, -1, None]), judged_share([]) is None
+    (0.5, True)
+    """
+    return (len(grades) - grades.count(None)) / len(grades) if grades else None
 
 
 # --- DCG: one gain, one discount, one sum -----------------------------------------------------------

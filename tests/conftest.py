@@ -33,26 +33,3 @@ def site_dir(tmp_path_factory):
     build.build(out)
     return out
 
-
-# Modules whose tests compare with ranx: one worker runs them all, so ranx's kernels (numba) compile once.
-RANX_MODULES = {"test_evaluation.py", "test_reference.py"}
-
-
-def pytest_collection_modifyitems(config, items):
-    """Units of work for `pytest -n 2 --dist loadgroup` (how `make test` runs the suite on two cores).
-
-    The browser tests form one unit: one worker runs them in order, as they run alone, sharing one
-    Chromium and the dist/ it serves. Every other module is a unit of its own (its module fixtures
-    are built once), and the modules that call ranx share one. Without xdist, nothing is marked.
-    """
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        path = pathlib.Path(item.path).relative_to(ROOT)
-        if path.parts[:2] == ("tests", "browser"):
-            group = "browser"
-        elif path.name in RANX_MODULES:
-            group = "ranx"
-        else:
-            group = path.as_posix()
-        item.add_marker(pytest.mark.xdist_group(group))

@@ -39,6 +39,7 @@
       },
       lock: config.lock,
       data: absolute(config.dataWorker),
+      texts: config.workerTexts, // raglab_core.browser.worker_texts: every sentence the worker says
     });
     return worker;
   }

@@ -303,8 +303,7 @@
     detail.hidden = true;
 
     const head = el("tr");
-    head.append(el("th", { scope: "col" }, "Run"), el("th", { scope: "col" }, "Consultas"));
-    for (const label of view.metric_labels) head.append(el("th", { scope: "col" }, label));
+    for (const label of view.means_columns) head.append(el("th", { scope: "col" }, label));
     out("means-head").replaceChildren(head);
     out("means").replaceChildren(
       ...view.means.map((run) => {
@@ -363,7 +362,8 @@
     };
     const axis = shape("line", { x1: 0, x2: width, y1: middle, y2: middle, class: "axis" });
     if (chart.bars.length < chart.values.length) {
-      const gains = chart.values.map((value, index) => `L${(index * step).toFixed(2)} ${(middle - value * scale).toFixed(2)}`);
+      const at = (coordinate) => Math.round(coordinate * 100) / 100; // to 0.01 px: a short path, still exact enough
+      const gains = chart.values.map((value, index) => `L${at(index * step)} ${at(middle - value * scale)}`);
       const d = `M0 ${middle} ${gains.join(" ")} L${width} ${middle} Z`;
       svg.replaceChildren(axis, shape("path", { d, class: "area" }));
       return;

@@ -386,6 +386,7 @@
         if (root.dataset.ready !== "true") performance.mark("raglab:ready");
         root.dataset.ready = "true";
         const readyText = config.serviceWorker && !window.isSecureContext ? TEXTS.ready_without_offline : TEXTS.ready;
+        // Two whole sentences of Python's (what the boot recovered from, then that Python is ready), side by side.
         setStatus(notice ? "warning" : "ready", notice ? [notice, readyText].join(" ") : readyText);
         registerServiceWorker();
       }
@@ -523,7 +524,9 @@
   // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
   const evidenceMark = strip && strip.querySelector("[data-evidence]");
   // The slider laid over the strip begins and ends where Python says, so its thumb sits on the span.
-  const setInset = (inset) => controls.posicion.style.setProperty("--inset", inset);
+  // No evidence, no inset: lab.css's fallback (none).
+  const setInset = (inset) =>
+    inset ? controls.posicion.style.setProperty("--inset", inset) : controls.posicion.style.removeProperty("--inset");
   setInset(controls.posicion.dataset.inset);
   function applyWindows(w) {
     if (!strip) return;
@@ -535,7 +538,7 @@
     for (const node of nodes("[data-windows-scale]")) setText(node, w.scale);
     for (const node of nodes("[data-windows-legend]")) setText(node, w.doc_legend);
     const e = w.evidence;
-    setInset(e ? e.inset : "0%");
+    setInset(e && e.inset);
     setData(evidenceMark, "start", e ? String(e.start) : "");
     setData(evidenceMark, "end", e ? String(e.end) : "");
     for (const [name, value] of [["x", e ? e.x : 0], ["width", e ? e.width : 0], ["height", w.height || g.top]]) {

@@ -13,8 +13,9 @@
  *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
  *   layout: {head: number, page: number, runs: number[][]}, decoder: {module: string, wasm: string},
  *   progress: Array<[number, number, string]>, keptCache: string} | null),
- *   lock: object, data: string}} InitMessage  Where Python is (boot.js; the snapshot's entry:
- *   raglab_site/snapshot.py); `data`: data-worker.js's URL.
+ *   lock: object, data: string, texts: Object<string, string>}} InitMessage  Where Python is (boot.js;
+ *   the snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `texts`: every
+ *   sentence this worker says, by name (raglab_core.browser.worker_texts, put in the page at build time).
  * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
  *   `ahead`: one lab.js asks for before the user does.
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
@@ -47,8 +48,7 @@
  * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
  */
 
-const WHAT_TO_DO =
-  " Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.";
+let TEXTS = {}; // raglab_core.browser.worker_texts, from "init": this file words nothing itself
 
 // Installs the wheel in the plain boot, after checking its SHA-256 (in Python: hashlib works in
 // any context, while crypto.subtle needs a secure one).
@@ -85,12 +85,13 @@ function post(type, fields = {}) {
   self.postMessage({ type, ...fields });
 }
 
+/** Says `text` (a TEXTS name) while `work` runs; if it fails, the boot fails with the text named `failure`. */
 async function step(text, fraction, failure, work) {
-  post("progress", { text, fraction });
+  post("progress", { text: TEXTS[text], fraction });
   try {
     return await work();
   } catch (error) {
-    throw error instanceof BootFailure ? error : new BootFailure(failure + WHAT_TO_DO, error);
+    throw error instanceof BootFailure ? error : new BootFailure(TEXTS[failure], error);
   }
 }
 
@@ -268,7 +269,7 @@ async function decodeBrotli(stream, out, layout, decoderReady, start) {
  * once all of it has arrived and matched, so there is no byte progress on this path.
  */
 async function integrityCheckedBody({ url, integrity }, signal) {
-  post("progress", { text: "Descargando el entorno de Python…", fraction: 0.15 });
+  post("progress", { text: TEXTS.snapshot_checked, fraction: 0.15 });
   try {
     const response = await fetch(url, { integrity, signal });
     milestone("snapshotFetched");
@@ -345,7 +346,7 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled,
       } catch {
         return new Promise(() => {}); // the failure is reported through `filled` below
       }
-      post("progress", { text: "Restaurando Python…", fraction: 0.85 });
+      post("progress", { text: TEXTS.restoring, fraction: 0.85 });
       if (xorBytes) undoXor(buffer, instance.exports.memory, xorBytes);
     },
   };
@@ -373,21 +374,13 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled,
 async function bootPlain(loadPyodide, config, wasmFailed) {
   // Both downloads at once, and the first failure ends the boot (no waiting for the other).
   const [py, bytes] = await Promise.all([
-    step(
-      "Descargando e iniciando Python (WebAssembly)…",
-      0.2,
-      "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-      () => Promise.race([loadPyodide({ indexURL: config.pyodide, lockFileContents: config.lock, packages: [] }), wasmFailed])
+    step("plain_runtime", 0.2, "runtime_failed", () =>
+      Promise.race([loadPyodide({ indexURL: config.pyodide, lockFileContents: config.lock, packages: [] }), wasmFailed])
     ),
-    step("Descargando el núcleo de cálculo…", 0.2, "No se pudo descargar el núcleo de cálculo.", () =>
-      fetchOk(config.wheel.url).then((response) => response.arrayBuffer())
-    ),
+    step("wheel", 0.2, "wheel_failed", () => fetchOk(config.wheel.url).then((response) => response.arrayBuffer())),
   ]);
-  await step(
-    "Comprobando e instalando el núcleo de cálculo…",
-    0.9,
-    "El núcleo de cálculo descargado no coincide con el publicado (falla su SHA-256), así que no se usa.",
-    () => py.runPython(INSTALL_WHEEL)(new Uint8Array(bytes), config.wheel.sha256)
+  await step("installing", 0.9, "wheel_mismatch", () =>
+    py.runPython(INSTALL_WHEEL)(new Uint8Array(bytes), config.wheel.sha256)
   );
   return py.pyimport("raglab_core.browser");
 }
@@ -447,12 +440,7 @@ async function boot(config) {
   if (filled) filled.catch(() => {}); // awaited below; not "unhandled" meanwhile
   let loadPyodide;
   try {
-    ({ loadPyodide } = await step(
-      "Descargando Python (WebAssembly)…",
-      0.05,
-      "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
-      () => runtime
-    ));
+    ({ loadPyodide } = await step("runtime", 0.05, "runtime_failed", () => runtime));
   } catch (error) {
     downloads.abort();
     throw error;
@@ -468,13 +456,7 @@ async function boot(config) {
       downloads.abort(); // its progress must not cover what the plain boot says
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
       if (kept) caches.delete(config.snapshot.keptCache).catch(() => {}); // not again on the next visit
-      if (error instanceof IntegrityError) {
-        post("notice", {
-          text:
-            "La instantánea de Python descargada no superó la comprobación de integridad (SHA-256) y se " +
-            "descartó; Python se carga de la forma lenta.",
-        });
-      }
+      if (error instanceof IntegrityError) post("notice", { text: TEXTS.snapshot_discarded });
     }
   }
   connect(await bootPlain(loadPyodide, config, wasmFailed));
@@ -493,6 +475,7 @@ self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === "init") {
     dataModule = message.data;
+    TEXTS = message.texts;
     booting = boot(message).then(
       (how) => {
         post("ready", { boot: how, milestones });
@@ -502,7 +485,7 @@ self.addEventListener("message", async (event) => {
       (error) => {
         const cause = error.cause || error;
         post("error", {
-          text: error instanceof BootFailure ? error.message : "No se pudo preparar Python." + WHAT_TO_DO,
+          text: error instanceof BootFailure ? error.message : TEXTS.boot_failed,
           detail: String(cause && cause.stack ? cause.stack : cause),
         });
       }
@@ -518,7 +501,7 @@ self.addEventListener("message", async (event) => {
         evaluation: message.request.evaluation,
         ok: false,
         internal: true,
-        message: "La página falló al evaluar (un error suyo, no de tus ficheros). Recarga la página.",
+        message: TEXTS.evaluate_failed,
         detail: String(error && error.stack ? error.stack : error),
       });
     }
@@ -537,7 +520,7 @@ self.addEventListener("message", async (event) => {
     } catch (error) {
       if (message.ahead) return post("ahead-failed"); // said if and when the user asks for this state
       post("error", {
-        text: "Falló el cálculo de este estado: los valores mostrados son los últimos correctos. Recarga la página.",
+        text: TEXTS.compute_failed,
         detail: String(error && error.stack ? error.stack : error),
       });
     }

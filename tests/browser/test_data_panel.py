@@ -336,7 +336,8 @@ def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):
       window.raglabBoot.spawn = () => {  // a worker told to load Python from where it is not
         const worker = new Worker(config.worker, { type: 'module' });
         worker.postMessage({ type: 'init', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
-                             wheel: config.wheel, snapshot: null, lock: config.lock, data: config.dataWorker });
+                             wheel: config.wheel, snapshot: null, lock: config.lock, data: config.dataWorker,
+                             texts: config.workerTexts });
         return worker; }; }""")
     page.click('[data-action="sample"]')
     expect(page.locator("[data-data-error-text]")).to_contain_text("Python", timeout=60_000)
