@@ -37,6 +37,8 @@ def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
 
     for name in ("precision", "recall", "mrr", "ndcg", "relevant_in_k"):  # item 4: every «—» says why
         expect(page.locator(f'[data-note-for="{name}"]')).to_have_text("Sin calcular: corrige k.")
+    # QA: the DCG@k card under the breakdown showed a bare «—» too.
+    expect(page.locator('[data-note-for="dcg"]')).to_have_text("Sin calcular: corrige k.")
 
     lab = Lab(page, base_url, "?k=05&solape=064")  # what Python reads as 5 and 64 is held
     lab.expect_matches_core()
