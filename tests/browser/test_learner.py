@@ -235,6 +235,25 @@ def test_every_target_is_24_px_on_a_phone(page, base_url):
     assert page.evaluate(TARGETS) == []
 
 
+OVERLAPS = """() => [...document.querySelectorAll('.output')].flatMap((card) => {
+  const button = card.querySelector('.define'), name = card.querySelector('dt');
+  if (!button || !name || !button.offsetParent) return [];
+  const range = document.createRange();
+  range.selectNodeContents(name);
+  const a = range.getBoundingClientRect(), b = button.getBoundingClientRect();
+  const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  return apart ? [] : [name.textContent];
+})"""
+
+
+def test_no_card_name_lies_under_its_question_mark(page, base_url):
+    """QA at 390 px: the sticky strip's «?» covered the «k» of «Precision@k»."""
+    for width, height in ((390, 844), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(base_url + "?rerank=13")
+        assert page.evaluate(OVERLAPS) == [], width
+
+
 def test_on_a_phone_the_numbers_stay_in_view_while_a_grade_changes(page, base_url):
     """Item 9: the sticky strip stays over «Ranking visible» too, and does not cover the select in use."""
     page.set_viewport_size({"width": 390, "height": 844})
