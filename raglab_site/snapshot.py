@@ -26,7 +26,7 @@ from .cache import CACHE, cached_transform, store
 from .runtime import PYODIDE_DIR, PYODIDE_FILES
 
 # The snapshot ships brotli-compressed (a third smaller than gzip), and browsers' DecompressionStream
-# knows no brotli: the worker decodes it with this wasm decoder (about 80 KB compressed), streaming.
+# knows no brotli: the worker decodes it with this wasm decoder (its size: docs/design.md), streaming.
 BROTLI_DECODER_DIR = ROOT / "node_modules" / "brotli-dec-wasm" / "pkg"
 BROTLI_DECODER_FILES = ("brotli_dec_wasm.js", "brotli_dec_wasm_bg.wasm")
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")

@@ -27,7 +27,7 @@ SPANISH_WORDS = {
     "descargando", "falló", "cálculo", "documento", "documentos", "grado", "resultados",
 }
 # A literal that is one capitalized word ("Run", "Consultas") reads as a heading; these are API names.
-API_NAMES = {"Worker", "WebAssembly"}
+API_NAMES = {"Worker", "WebAssembly", "Home", "End"}  # API names; KeyboardEvent.key values
 # Thousands separators (no-break, narrow no-break and thin spaces) and a percent sign.
 NUMBER_MARKS = re.compile("[\u00a0\u202f\u2009%]")
 NUMBER_FORMATTING = re.compile(r"\b(toFixed|toPrecision|toExponential|toLocale\w*|Intl|NumberFormat|padStart)\b")

@@ -618,6 +618,23 @@
       changed(name);
     });
   }
+  // A slider that holds no value of the state (data-unheld, at its minimum) takes the value it shows
+  // when the user works it: Home, or ← at the minimum, or a press on the minimum's end, changes nothing
+  // the browser reports as input, yet the user has chosen that value.
+  const SLIDER_KEYS = new Set(["Home", "End", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown"]);
+  for (const name of NAMES) {
+    const slider = sliderOf[name];
+    if (!slider || FOLLOWING.includes(name)) continue;
+    const adopt = () => {
+      if (!slider.hasAttribute("data-unheld")) return;
+      controls[name].value = slider.value;
+      raw[name] = slider.value;
+      echo(name);
+      changed(name);
+    };
+    slider.addEventListener("keyup", (event) => { if (SLIDER_KEYS.has(event.key)) adopt(); });
+    slider.addEventListener("pointerup", adopt);
+  }
   // An emptied total follows the threshold again (Python reads "" so): once the user leaves the field,
   // the state drops it, and the field shows the count in use.
   controls.total.addEventListener("change", () => {
