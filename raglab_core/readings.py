@@ -590,6 +590,8 @@ def windows_text(w: dict) -> str:
     >>> from raglab_core.arithmetic import chunk_windows
     >>> windows_text(chunk_windows(1200, 512, 64))
     'Un documento de 1200 tokens en 3 ventanas de hasta 512 tokens que empiezan cada 448: 0–512, 448–960 y 896–1200 (la última, recortada al final del documento).'
+    >>> windows_text(chunk_windows(3, 2, 1))
+    'Un documento de 3 tokens en 2 ventanas de hasta 2 tokens que empiezan en cada token: 0–2 y 1–3.'
     """
     if not w["windows"]:
         return "Un documento vacío no tiene ventanas."
@@ -600,7 +602,8 @@ def windows_text(w: dict) -> str:
     listed = ", ".join(ranges[:-1]) + " y " + ranges[-1]
     text = (
         f"Un documento de {count(w['tokens'], 'token')} en {integer(w['windows'])} ventanas de hasta "
-        f"{count(w['chunk'], 'token')} que empiezan cada {integer(w['stride'])}: "
+        f"{count(w['chunk'], 'token')} que empiezan "
+        + (f"cada {integer(w['stride'])}: " if w["stride"] > 1 else "en cada token: ")  # not «cada 1»
     )
     if w["more"]:
         return text + ", ".join(ranges) + f" y {count(w['more'], 'ventana')} más. " + strip_scale(w) + evidence

@@ -227,3 +227,11 @@ def test_the_scenario_explains_its_evidence_default(scenario):
     with pytest.raises(LabError) as caught:
         validate_scenario({**scenario, "notes": {"evidencia": 3}})
     assert caught.value.field == "scenario.notes"
+
+
+def test_the_huge_strip_reads_as_spanish(scenario):
+    """QA on ?docs=10000000&tokens_doc=10000000&chunk=1&solape=0: «que empiezan cada 1» and «queda partida
+    entre las ventanas 1 a 100» read badly."""
+    text = plain(view_of(scenario, docs="10000000", tokens_doc="10000000", chunk="1", solape="0")["chunk_windows"]["text"])
+    assert "ventanas de hasta 1 token que empiezan en cada token: 0–1, 1–2," in text
+    assert text.endswith("ninguna ventana la contiene entera; queda repartida en 100 ventanas, de la 1 a la 100.")
