@@ -526,13 +526,12 @@ def _reading(data, labels, warned=()) -> str:
         ends = f"{_interval(first['ci95'])}"
         if low_end > 0 or high_end < 0:
             side = (
-                "no incluye el 0: al remuestrear estas consultas, la diferencia media conserva su signo en al menos "
-                "el 97,5 % de los remuestreos"
+                "no incluye el 0: la diferencia media conserva su signo en al menos el 97,5 % de los remuestreos"
             )
         else:
             side = (
-                "incluye el 0: al remuestrear estas consultas, la diferencia media se anula o cambia de signo en más "
-                "del 2,5 % de los remuestreos, así que estos datos no fijan hacia qué lado va"
+                "incluye el 0: la diferencia media se anula o cambia de signo en más del 2,5 % de los remuestreos, "
+                "así que estos datos no fijan hacia qué lado va"
             )
         parts.append(
             f"El intervalo de confianza del 95 % de la diferencia media de {label}, {ends}, recoge cuánto "
