@@ -103,7 +103,8 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     ``end = min(start + chunk, tokens)``) and ``x``/``width`` on a
     :data:`STRIP_WIDTH`-wide axis spanning ``span`` tokens: the whole document,
     or up to the last window drawn when more follow (``whole`` says which),
-    stretched to the evidence's length when that is longer.
+    stretched to twice the evidence's length (within the document) when that is
+    longer, so that the span has room to move.
 
     With an evidence ``length`` (``1 <= length <= tokens``), ``evidence`` is
     the span drawn on the strip: it starts at ``position`` clamped to the
@@ -134,7 +135,9 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     span = shown[-1]["end"] if shown else 0
     marks = None
     if length is not None and 1 <= length <= tokens:
-        span = max(span, length)
+        # Room to move the span: the axis holds at least twice its length (within the document), or a
+        # span as long as the drawn windows would fill the strip and its slider could not move.
+        span = max(span, min(tokens, 2 * length))
         last_start = span - length
         default = evidence.default_position(tokens, chunk, overlap, length)
         start = min(default if position is None else position, last_start)

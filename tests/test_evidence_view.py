@@ -166,10 +166,13 @@ def test_an_unreadable_position_follows_the_border(scenario):
 
 def test_the_zoom_says_which_tokens_it_draws(scenario):
     w = view_of(scenario, docs="10000000", tokens_doc="10000000", chunk="1", solape="0")["chunk_windows"]
-    assert not w["whole"] and w["span"] == 100  # stretched to the evidence, 100 tokens
-    assert plain(w["scale"]) == "Se dibujan los tokens 0–100 de 10 000 000: las 12 primeras ventanas."
+    # stretched to twice the evidence (100 tokens), so that the span can still be moved (QA: at 100 it
+    # filled the strip and its slider ran from 0 to 0)
+    assert not w["whole"] and w["span"] == 200
+    assert w["evidence"]["max"] == 100
+    assert plain(w["scale"]) == "Se dibujan los tokens 0–200 de 10 000 000: las 12 primeras ventanas."
     assert plain(w["scale"]) in plain(w["text"])
-    assert w["doc_legend"] == "los tokens 0–100 del documento"
+    assert w["doc_legend"] == "los tokens 0–200 del documento"
     short = view_of(scenario, docs="10000000", tokens_doc="10000000", chunk="1", solape="0", evidencia="1")["chunk_windows"]
     assert plain(short["scale"]) == "Se dibujan los tokens 0–12 de 10 000 000: las 12 primeras ventanas."
     whole = view_of(scenario)["chunk_windows"]
