@@ -318,7 +318,8 @@ def trace_first_paint(p, chromium: str, base: str, launch_path: str | None, cpu_
     fcp_event = next(e for e in events if e.get("name") == "firstContentfulPaint")
     fcp = fcp_event["ts"]
     main = (fcp_event["pid"], fcp_event["tid"])
-    assert names.get(main) == "CrRendererMain", names.get(main)
+    if names.get(main) != "CrRendererMain":
+        raise RuntimeError(f"first paint traced on thread {names.get(main)!r}, not the renderer's main thread")
     work: dict[str, float] = {}
     for e in events:
         if (e["pid"], e["tid"]) != main or e.get("ph") != "X" or e["ts"] > fcp or e.get("name") not in TRACE_WORK:
