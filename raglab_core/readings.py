@@ -250,7 +250,7 @@ def _total_sentences(grades, judged, values, total_control, outputs) -> list[str
     else:
         parts.append(
             f"De esos {total}, {missing} no {'está' if one else 'están'} en el ranking: {what}; ni un k mayor ni el "
-            f"reranking {'lo' if one else 'los'} alcanzan, así que Recall@{k} no pasará de {decimal(found / total)}."
+            f"reranking {'lo' if one else 'los'} alcanzan, así que Recall@{k} no pasará de {decimal(metrics.recall(grades, None, threshold, total))}."
         )
     if unjudged:
         parts.append(
