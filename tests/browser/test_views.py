@@ -1,8 +1,10 @@
 """The build-time view table in Chromium: the ranking's sliders answer before (and without) Python.
 
 Every request for Python's runtime is aborted here, so whatever the page shows after a slider move
-comes from the table. The values are checked against trec_eval (pytrec_eval) and ranx on a set of
-states drawn at random, and, whole, against raglab_core.compute in CPython.
+comes from the table. The values are checked against trec_eval (pytrec_eval) on a set of states
+drawn at random, with the rerank done here, and, whole, against raglab_core.compute in CPython.
+(ranx, which compiles its measures with numba for about 25 s on a fresh install, checks the same
+exponential nDCG in tests/test_evaluation.py.)
 """
 
 import random
@@ -10,7 +12,6 @@ import random
 import pytest
 import pytrec_eval
 from playwright.sync_api import expect
-from ranx import Qrels, Run, evaluate
 
 from raglab_core import compute
 
@@ -39,20 +40,25 @@ def move(page, name, value, low):
 
 
 def reference(k, umbral, rerank):
-    """Precision, recall, MRR and nDCG at k from trec_eval and ranx, for the scenario's displayed
-    order: the first ``rerank`` documents sorted by reranker score (ties in first-stage order)."""
+    """Precision, recall, MRR and nDCG at k from trec_eval, for the scenario's displayed order: the
+    first ``rerank`` documents sorted by reranker score (ties in first-stage order).
+
+    MRR@k is trec_eval's recip_rank over the first k documents only. The lab's nDCG gains 2^g − 1
+    (Burges et al.); trec_eval's ndcg_cut gains the judged grade itself, so it is given 2^g − 1 as
+    the grade, and it ignores the threshold, as the lab's nDCG does."""
     scenario = load_scenario()
     docs = scenario["documents"]
     prefix = sorted(range(rerank), key=lambda i: (-docs[i]["reranker_score"], i))
     order = [docs[i]["id"] for i in prefix] + [doc["id"] for doc in docs[rerank:]]
-    qrels = {"q": {**{doc["id"]: doc["grade"] for doc in docs},
-                   **{doc["id"]: doc["grade"] for doc in scenario["unretrieved"]}}}
+    grades = {doc["id"]: doc["grade"] for doc in docs + scenario["unretrieved"]}
     run = {"q": {doc: float(len(order) - i) for i, doc in enumerate(order)}}
-    trec = pytrec_eval.RelevanceEvaluator(qrels, {f"P.{k}", f"recall.{k}"}, relevance_level=umbral).evaluate(run)["q"]
-    ranked = Run(run)
-    evaluate(Qrels({"q": {d: g for d, g in qrels["q"].items() if g > 0}}), ranked, [f"ndcg_burges@{k}", f"mrr@{k}-l{umbral}"])
+    top_k = {"q": {doc: score for doc, score in run["q"].items() if order.index(doc) < k}}
+    trec = pytrec_eval.RelevanceEvaluator({"q": grades}, {f"P.{k}", f"recall.{k}"}, relevance_level=umbral).evaluate(run)["q"]
+    rr = pytrec_eval.RelevanceEvaluator({"q": grades}, {"recip_rank"}, relevance_level=umbral).evaluate(top_k)["q"]
+    exponential = {"q": {doc: 2 ** grade - 1 for doc, grade in grades.items()}}
+    ndcg = pytrec_eval.RelevanceEvaluator(exponential, {f"ndcg_cut.{k}"}).evaluate(run)["q"]
     return order, {"precision": trec[f"P_{k}"], "recall": trec[f"recall_{k}"],
-                   "mrr": ranked.scores[f"mrr@{k}-l{umbral}"]["q"], "ndcg": ranked.scores[f"ndcg_burges@{k}"]["q"]}
+                   "mrr": rr["recip_rank"], "ndcg": ndcg[f"ndcg_cut_{k}"]}
 
 
 def test_with_python_blocked_the_sliders_answer_from_the_table(page, base_url):
