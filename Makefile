@@ -44,8 +44,9 @@ system: $(PYDEPS)
 	  fi; \
 	fi
 
-# Building first warms .cache/ (Pyodide snapshot, compressed assets) for the tests' own builds.
-test: build system
+# The tests build dist/ themselves, in a temporary directory, while the CPython tests run
+# (tests/conftest.py); the tests that need it, the browser's among them, come last.
+test: $(PYDEPS) $(NODEDEPS) system
 	$(PY) -m pytest
 
 bench: build
