@@ -62,6 +62,7 @@ def needs_the_build(item) -> bool:
     return item.nodeid.startswith(("tests/browser/", "tests/test_build.py")) or "site_dir" in getattr(item, "fixturenames", ())
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected: no build for a run that needs none
 def pytest_collection_modifyitems(config, items):
     """The tests that need the build run last (in their order), and the build starts now."""
     items.sort(key=needs_the_build)
