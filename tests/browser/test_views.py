@@ -52,7 +52,7 @@ def reference(k, umbral, rerank):
     order = [docs[i]["id"] for i in prefix] + [doc["id"] for doc in docs[rerank:]]
     grades = {doc["id"]: doc["grade"] for doc in docs + scenario["unretrieved"]}
     run = {"q": {doc: float(len(order) - i) for i, doc in enumerate(order)}}
-    top_k = {"q": {doc: score for doc, score in run["q"].items() if order.index(doc) < k}}
+    top_k = {"q": {doc: run["q"][doc] for doc in order[:k]}}
     trec = pytrec_eval.RelevanceEvaluator({"q": grades}, {f"P.{k}", f"recall.{k}"}, relevance_level=umbral).evaluate(run)["q"]
     rr = pytrec_eval.RelevanceEvaluator({"q": grades}, {"recip_rank"}, relevance_level=umbral).evaluate(top_k)["q"]
     exponential = {"q": {doc: 2 ** grade - 1 for doc, grade in grades.items()}}
