@@ -1,6 +1,11 @@
-"""Find a Chromium for the browser tests: $RAGLAB_CHROMIUM, Playwright's own browser, or chromium on PATH.
+"""Find the Chromiums: the headless shell the browser tests drive, and the full browser the benchmarks measure.
 
-tests/system.py checks for it with the other programs the tests need.
+The tests run `chromium-headless-shell` ($RAGLAB_CHROMIUM overrides it): the same Blink and V8 as
+the browser without its UI layer, and what Playwright itself runs for headless Chromium. A test
+page costs less CPU in it (bench/headless_shell.py; figures in docs/performance.md). The
+benchmarks measure what a reader runs, the full browser: `find_chromium()`.
+
+tests/system.py checks for the tests' one with the other programs the tests need.
 """
 
 import os
@@ -20,7 +25,16 @@ def playwright_browser() -> str | None:
     return path if path and Path(path).is_file() else None
 
 
+def find_test_chromium() -> str | None:
+    """$RAGLAB_CHROMIUM, or Debian's chromium-headless-shell on PATH."""
+    explicit = os.environ.get("RAGLAB_CHROMIUM")
+    if explicit:
+        return explicit if Path(explicit).is_file() else None
+    return shutil.which("chromium-headless-shell")
+
+
 def find_chromium() -> str | None:
+    """The full browser, for the benchmarks: $RAGLAB_CHROMIUM, Playwright's own browser, or chromium on PATH."""
     explicit = os.environ.get("RAGLAB_CHROMIUM")
     if explicit:
         return explicit if Path(explicit).is_file() else None
@@ -28,6 +42,7 @@ def find_chromium() -> str | None:
 
 
 HOW_TO_GET_ONE = (
-    "No Chromium found for the browser tests. Install one (Debian/Ubuntu: 'sudo apt-get install chromium') "
-    "or point RAGLAB_CHROMIUM at a Chromium or Chrome binary."
+    "No Chromium headless shell found for the browser tests. Install it (Debian/Ubuntu: "
+    "'sudo apt-get install chromium-headless-shell') or point RAGLAB_CHROMIUM at a Chromium, Chrome or "
+    "chrome-headless-shell binary."
 )

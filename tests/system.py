@@ -12,13 +12,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script, or imported by pytest
 
-from chromium import HOW_TO_GET_ONE as HOW_TO_GET_CHROMIUM, find_chromium  # noqa: E402
+from chromium import HOW_TO_GET_ONE as HOW_TO_GET_CHROMIUM, find_test_chromium  # noqa: E402
 from firefox import HOW_TO_GET_ONE as HOW_TO_GET_FIREFOX, find_firefox  # noqa: E402
 from servers import HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx  # noqa: E402
 
 # (name, finder, Debian packages, how to get it)
 PROGRAMS = [
-    ("Chromium", find_chromium, ["chromium"], HOW_TO_GET_CHROMIUM),
+    ("Chromium headless shell", find_test_chromium, ["chromium-headless-shell"], HOW_TO_GET_CHROMIUM),
     ("Firefox", find_firefox, ["firefox-esr"], HOW_TO_GET_FIREFOX),
     ("nginx", find_nginx, ["nginx", "libnginx-mod-http-brotli-static"], HOW_TO_GET_NGINX),
     ("Caddy", find_caddy, ["caddy"], HOW_TO_GET_CADDY),

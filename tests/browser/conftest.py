@@ -7,7 +7,7 @@ import pytest
 
 from raglab_site.devserver import serving
 
-from ..chromium import HOW_TO_GET_ONE, find_chromium
+from ..chromium import HOW_TO_GET_ONE, find_test_chromium
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,7 +33,7 @@ def base_url(site_dir):
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    path = find_chromium()
+    path = find_test_chromium()
     if not path:
         pytest.fail(HOW_TO_GET_ONE)
     return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_ARGS}

@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from ..chromium import find_chromium
+from ..chromium import find_test_chromium
 from ..conftest import ROOT
 from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
 from .conftest import CHROMIUM_ARGS
@@ -176,7 +176,7 @@ def insecure_browser(playwright):
     makes an origin secure is its URL's host, not the address it resolves to, and no traffic leaves
     the machine."""
     browser = playwright.chromium.launch(
-        executable_path=find_chromium(),
+        executable_path=find_test_chromium(),
         args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP lab.raglab.test 127.0.0.1"],
     )
     yield browser
