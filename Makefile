@@ -45,9 +45,10 @@ system: $(PYDEPS)
 	fi
 
 # The tests build dist/ themselves, in a temporary directory, while the CPython tests run
-# (tests/conftest.py); the tests that need it, the browser's among them, come last.
+# (tests/conftest.py); the tests that need it, the browser's among them, come last. Two lanes
+# (tests/lanes.py): the CPython tests on both cores, then the browser's on one.
 test: $(PYDEPS) $(NODEDEPS) system
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 bench: build
 	$(PY) bench/core.py

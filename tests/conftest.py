@@ -9,6 +9,8 @@ import threading
 import pytest
 from hypothesis import settings
 
+from . import lanes
+
 # Hypothesis's default 200 ms deadline per example measures the machine, not the code: on a loaded
 # 2-core runner an example of the snapshot's round trip took longer and failed a correct property.
 settings.register_profile("raglab", deadline=None)
@@ -62,12 +64,30 @@ def needs_the_build(item) -> bool:
     return item.nodeid.startswith(("tests/browser/", "tests/test_build.py")) or "site_dir" in getattr(item, "fixturenames", ())
 
 
+def builds_here(config) -> bool:
+    """In one process, or on the xdist worker that runs the build's tests (tests/lanes.py)."""
+    workerinput = getattr(config, "workerinput", None)
+    return workerinput is None or workerinput["workerid"] == lanes.BUILD_LANE
+
+
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected: no build for a run that needs none
 def pytest_collection_modifyitems(config, items):
     """The tests that need the build run last (in their order), and the build starts now."""
     items.sort(key=needs_the_build)
-    if not config.option.collectonly and any(map(needs_the_build, items)):
+    if not config.option.collectonly and builds_here(config) and any(map(needs_the_build, items)):
         config.stash[BUILD_AHEAD] = BuildAhead()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`pytest -n 2` (make test): the CPython tests on both workers, then the build's on one."""
+    return lanes.TwoLanes(config, log)
+
+
+def built(config) -> pathlib.Path:
+    if BUILD_AHEAD not in config.stash:  # a test that needs the build, where none was started
+        config.stash[BUILD_AHEAD] = BuildAhead()
+    return config.stash[BUILD_AHEAD].result()
 
 
 def pytest_unconfigure(config):
@@ -80,10 +100,10 @@ def pytest_unconfigure(config):
 def _built_first(request):
     """A test that builds waits for the build ahead: its own build then finds .cache/ warm."""
     if needs_the_build(request.node):
-        request.config.stash[BUILD_AHEAD].result()
+        built(request.config)
 
 
 @pytest.fixture(scope="session")
 def site_dir(request):
     """dist/ built once per session from the current sources, in a temporary directory."""
-    return request.config.stash[BUILD_AHEAD].result()
+    return built(request.config)
