@@ -1,6 +1,7 @@
 """Shared fixtures. Browser fixtures live in tests/browser/conftest.py."""
 
 import json
+import os
 import pathlib
 import shutil
 import tempfile
@@ -15,6 +16,11 @@ from . import lanes
 # 2-core runner an example of the snapshot's round trip took longer and failed a correct property.
 settings.register_profile("raglab", deadline=None)
 settings.load_profile("raglab")
+
+# ranx is numba code. Compiled, it costs a fresh clone about 100 s of CPU (its measures compile at
+# import, in every xdist worker, and again for each data type) to save a few seconds of running;
+# interpreted, it is the same Python source, run by CPython (docs/performance.md, «The test suite»).
+os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SCENARIO_PATH = ROOT / "site_src" / "data" / "scenario.json"

@@ -22,10 +22,8 @@ from xdist.scheduler import LoadScopeScheduling
 BUILD_LANE = "gw0"
 BUILD_UNIT = "the tests that need the build"
 
-# Modules that run together because they share a slow warm-up: ranx compiles its measures with
-# numba (about 25 s on a fresh install), once per process. Their unit is the longest: it goes first,
-# to a lane that does not build.
-TOGETHER = {"tests/test_evaluation.py": "ranx", "tests/test_conventions.py": "ranx"}
+# The longest CPython modules (measured), handed out first so that no lane ends long after the other.
+LONGEST_FIRST = ["tests/test_conventions.py", "tests/test_evaluation.py", "tests/test_cli.py"]
 
 
 def starts_the_build_tail(nodeid: str) -> bool:
@@ -45,8 +43,7 @@ class TwoLanes(LoadScopeScheduling):
     def _split_scope(self, nodeid: str) -> str:
         if nodeid in self.tail:
             return BUILD_UNIT
-        module = nodeid.split("::", 1)[0]
-        return TOGETHER.get(module, module)
+        return nodeid.split("::", 1)[0]
 
     def schedule(self) -> None:
         assert self.collection_is_completed
@@ -65,7 +62,7 @@ class TwoLanes(LoadScopeScheduling):
         for nodeid in self.collection:
             units.setdefault(self._split_scope(nodeid), {})[nodeid] = False
         self.tail_unit = units.pop(BUILD_UNIT, None)
-        for slow in dict.fromkeys(TOGETHER.values()):  # the longest unit first, to a lane that does not build
+        for slow in reversed(LONGEST_FIRST):  # the first of them to a lane that does not build
             if slow in units:
                 units.move_to_end(slow, last=False)
         self.workqueue.update(units)
