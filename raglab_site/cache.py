@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -13,9 +14,10 @@ CACHE = Path(os.environ.get("RAGLAB_CACHE", ROOT / ".cache"))
 
 
 def store(path: Path, data: bytes) -> None:
-    """Write a cache entry atomically: a build interrupted mid-write leaves no half file."""
+    """Write a cache entry atomically: a build interrupted mid-write leaves no half file, and two
+    builds at once (the test lanes) each write a partial file of their own."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".tmp")
+    partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     partial.write_bytes(data)
     os.replace(partial, path)
 

@@ -6,6 +6,7 @@ import pathlib
 import shutil
 import tempfile
 import threading
+import time
 
 import pytest
 from hypothesis import settings
@@ -38,10 +39,15 @@ def scenario() -> dict:
 class BuildAhead:
     """dist/, built from the current sources in a thread of its own while the tests that do not
     need it run. On a fresh clone the build takes about 25 s, most of it brotli compressing the
-    snapshot, which releases the GIL: the CPython tests run meanwhile on the other core."""
+    snapshot, which releases the GIL: the CPython tests run meanwhile on the other core.
 
-    def __init__(self):
-        self.out = pathlib.Path(tempfile.mkdtemp(prefix="raglab-site-")) / "dist"
+    It builds into ``folder``/dist (``folder``: a new temporary directory by default) and leaves
+    ``folder``/built, or ``folder``/failed with the error, for the other xdist workers
+    (:class:`BuiltElsewhere`)."""
+
+    def __init__(self, folder: pathlib.Path | None = None):
+        self.owned = folder is None
+        self.folder = folder or pathlib.Path(tempfile.mkdtemp(prefix="raglab-site-"))
         self.error = None
         self.thread = threading.Thread(target=self._build, name="raglab-build-ahead", daemon=True)
         self.thread.start()
@@ -50,18 +56,38 @@ class BuildAhead:
         try:
             import build
 
-            build.build(self.out)
+            build.build(self.folder / "dist")
+            (self.folder / "built").touch()
         except BaseException as error:  # re-raised in the tests that need the build
             self.error = error
+            (self.folder / "failed").write_text(f"{type(error).__name__}: {error}", "utf-8")
 
     def result(self) -> pathlib.Path:
         self.thread.join()
         if self.error is not None:
             raise self.error
-        return self.out
+        return self.folder / "dist"
 
 
-BUILD_AHEAD = pytest.StashKey[BuildAhead]()
+class BuiltElsewhere:
+    """dist/ that the xdist worker ``lanes.BUILD_LANE`` builds into ``folder`` (:class:`BuildAhead`)."""
+
+    def __init__(self, folder: pathlib.Path):
+        self.folder = folder
+
+    def result(self, timeout: float = 900.0) -> pathlib.Path:
+        deadline = time.monotonic() + timeout
+        while not (self.folder / "built").exists():
+            if (self.folder / "failed").exists():
+                raise RuntimeError(f"the build in worker {lanes.BUILD_LANE} failed: " + (self.folder / "failed").read_text("utf-8"))
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"worker {lanes.BUILD_LANE} did not finish building dist/ in {timeout:.0f} s")
+            time.sleep(0.2)
+        return self.folder / "dist"
+
+
+BUILD_AHEAD = pytest.StashKey[BuildAhead | BuiltElsewhere]()
+SHARED_SITE = pytest.StashKey[pathlib.Path]()
 
 
 def needs_the_build(item) -> bool:
@@ -70,36 +96,52 @@ def needs_the_build(item) -> bool:
     return item.nodeid.startswith(("tests/browser/", "tests/test_build.py")) or "site_dir" in getattr(item, "fixturenames", ())
 
 
-def builds_here(config) -> bool:
-    """In one process, or on the xdist worker that runs the build's tests (tests/lanes.py)."""
-    workerinput = getattr(config, "workerinput", None)
-    return workerinput is None or workerinput["workerid"] == lanes.BUILD_LANE
+def the_build(config) -> BuildAhead | BuiltElsewhere:
+    """In one process, a build of its own; under xdist, one build in the folder the controller
+    gave every worker, made by ``lanes.BUILD_LANE`` and waited for by the others."""
+    shared = getattr(config, "workerinput", {}).get("raglab_site")
+    if shared is None:
+        return BuildAhead()
+    if config.workerinput["workerid"] == lanes.BUILD_LANE:
+        return BuildAhead(pathlib.Path(shared))
+    return BuiltElsewhere(pathlib.Path(shared))
 
 
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected: no build for a run that needs none
 def pytest_collection_modifyitems(config, items):
     """The tests that need the build run last (in their order), and the build starts now."""
     items.sort(key=needs_the_build)
-    if not config.option.collectonly and builds_here(config) and any(map(needs_the_build, items)):
-        config.stash[BUILD_AHEAD] = BuildAhead()
+    if not config.option.collectonly and any(map(needs_the_build, items)):
+        config.stash[BUILD_AHEAD] = the_build(config)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """`pytest -n 2` (make test): the CPython tests on both workers, then the build's on one."""
-    return lanes.TwoLanes(config, log)
+    """`pytest -n 2` (make test): tests/lanes.py. An explicit `--dist` keeps pytest-xdist's own."""
+    return lanes.TwoLanes(config, log) if config.getvalue("dist") == "load" else None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """The controller gives every worker the same folder for the one build."""
+    if SHARED_SITE not in node.config.stash:
+        node.config.stash[SHARED_SITE] = pathlib.Path(tempfile.mkdtemp(prefix="raglab-site-"))
+    node.workerinput["raglab_site"] = str(node.config.stash[SHARED_SITE])
 
 
 def built(config) -> pathlib.Path:
     if BUILD_AHEAD not in config.stash:  # a test that needs the build, where none was started
-        config.stash[BUILD_AHEAD] = BuildAhead()
+        config.stash[BUILD_AHEAD] = the_build(config)
     return config.stash[BUILD_AHEAD].result()
 
 
 def pytest_unconfigure(config):
+    shared = config.stash.get(SHARED_SITE, None)  # the controller, once its workers are done
+    if shared is not None:
+        shutil.rmtree(shared, ignore_errors=True)
     ahead = config.stash.get(BUILD_AHEAD, None)
-    if ahead is not None and not ahead.thread.is_alive():
-        shutil.rmtree(ahead.out.parent, ignore_errors=True)
+    if isinstance(ahead, BuildAhead) and ahead.owned and not ahead.thread.is_alive():
+        shutil.rmtree(ahead.folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

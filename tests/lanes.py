@@ -1,16 +1,12 @@
-"""Two lanes for `make test` (`pytest -n 2`): the CPython tests on both cores, then the tests that
-need the build on one.
+"""Two lanes for `make test` (`pytest -n 2`): the CPython test modules first, then the modules that
+need the build, each module handed whole to whichever worker is free, the longest first.
 
-The browser tests keep both cores busy on their own (Chromium's threads and the Pyodide worker), so
-running them beside anything else only slows both. The CPython tests run on one core and leave the
-other idle. So the CPython test modules are shared out one at a time to whichever worker is free,
-and the tests that need the build (tests/conftest.py sorts them to the end of every worker's
-collection) go as one unit to the first worker, `gw0`, the only one that builds `dist/` ahead;
-they are sent once no CPython module is left to share. Measured in docs/performance.md.
-
-pytest-xdist's own modes cannot say this: `loadscope`/`loadfile` would spread the browser tests
-over both workers, and `loadgroup` does nothing under pytest 9 (it renames `item._nodeid`, which
-pytest 9 no longer reads).
+The order matters: `dist/` is built in a thread of the first worker (tests/conftest.py) while the
+CPython tests run, and the browser tests, which need it, come after them. Whole modules keep each
+module's shared fixtures (a served site, a booted page) to one worker. pytest-xdist's `loadfile`
+hands out modules in collection order, where the browser tests come first (tests/browser/ sorts
+before tests/test_*.py); `loadgroup` does nothing under pytest 9 (it renames `item._nodeid`, which
+pytest 9 no longer reads). Measured in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -19,35 +15,36 @@ from collections import OrderedDict
 
 from xdist.scheduler import LoadScopeScheduling
 
-BUILD_LANE = "gw0"
-BUILD_UNIT = "the tests that need the build"
+BUILD_LANE = "gw0"  # the worker that builds dist/; the others wait for it
 
-# The longest CPython modules (measured), handed out first so that no lane ends long after the other.
-LONGEST_FIRST = ["tests/test_conventions.py", "tests/test_evaluation.py", "tests/test_cli.py"]
+# The longest modules (measured), handed out first so that no lane ends long after the other.
+LONGEST_FIRST = [
+    "tests/test_conventions.py", "tests/test_evaluation.py", "tests/test_cli.py",
+    "tests/browser/test_faults.py", "tests/browser/test_lab.py", "tests/browser/test_data_panel.py",
+    "tests/browser/test_learner.py", "tests/browser/test_robustness.py", "tests/browser/test_hosts.py",
+]
+BUILT = " (built)"  # the scope of a module's tests that need the build, where the module has others
 
 
 def starts_the_build_tail(nodeid: str) -> bool:
-    """The first test of the sorted tail: tests/conftest.py puts the browser tests first in it."""
+    """The first test of the tail that tests/conftest.py sorts last: the browser tests lead it."""
     return nodeid.startswith(("tests/browser/", "tests/test_build.py"))
 
 
 class TwoLanes(LoadScopeScheduling):
-    """LoadScopeScheduling with one module per unit, except the build tail, which only the
-    building worker runs, and only when the CPython units are all handed out."""
+    """LoadScopeScheduling by module, the CPython modules before those of the build's tail."""
 
     def __init__(self, config, log=None):
         super().__init__(config, log)
         self.tail: set[str] = set()
-        self.tail_sent = False
 
     def _split_scope(self, nodeid: str) -> str:
-        if nodeid in self.tail:
-            return BUILD_UNIT
-        return nodeid.split("::", 1)[0]
+        module = nodeid.split("::", 1)[0]
+        return module + BUILT if nodeid in self.tail and not module.startswith("tests/browser/") else module
 
     def schedule(self) -> None:
         assert self.collection_is_completed
-        if self.collection is not None:
+        if self.collection is not None:  # the first distribution is done: more work for the nodes
             for node in self.nodes:
                 self._reschedule(node)
             return
@@ -56,30 +53,12 @@ class TwoLanes(LoadScopeScheduling):
             return
         self.collection = list(next(iter(self.registered_collections.values())))
         start = next((i for i, nodeid in enumerate(self.collection) if starts_the_build_tail(nodeid)), None)
-        if start is not None:
-            self.tail = set(self.collection[start:])
+        self.tail = set(self.collection[start:]) if start is not None else set()
         units: OrderedDict[str, dict[str, bool]] = OrderedDict()
         for nodeid in self.collection:
             units.setdefault(self._split_scope(nodeid), {})[nodeid] = False
-        self.tail_unit = units.pop(BUILD_UNIT, None)
-        for slow in reversed(LONGEST_FIRST):  # the first of them to a lane that does not build
-            if slow in units:
-                units.move_to_end(slow, last=False)
-        self.workqueue.update(units)
+        rank = {module: i for i, module in enumerate(LONGEST_FIRST)}
+        for scope in sorted(units, key=lambda scope: (next(iter(units[scope])) in self.tail, rank.get(scope, len(rank)))):
+            self.workqueue[scope] = units[scope]
         for node in sorted(self.nodes, key=lambda node: node.gateway.id == BUILD_LANE):
-            self._reschedule(node)
-
-    def _reschedule(self, node) -> None:
-        if node.shutting_down:
-            return
-        pending = self._pending_of(self.assigned_work[node])
-        if self.workqueue:
-            if pending <= 2:
-                self._assign_work_unit(node)
-            return
-        if self.tail_unit is not None and not self.tail_sent and node.gateway.id == BUILD_LANE:
-            self.tail_sent = True
-            self.workqueue[BUILD_UNIT] = self.tail_unit
-            self._assign_work_unit(node)
-            return
-        node.shutdown()  # nothing more for it: a worker holds its last test until it is told so
+            self._reschedule(node)  # the longest module to a lane that does not build
