@@ -1,4 +1,4 @@
-"""The evaluator against ir_measures 0.4.3 (trec_eval through pytrec_eval), ranx and trec_eval's conventions.
+"""The evaluator against ir_measures 0.4.3 (trec_eval through pytrec_eval), ranx, scipy and trec_eval's conventions.
 
 How the references are called, and why:
 
@@ -17,6 +17,7 @@ How the references are called, and why:
 * ranx's ``ndcg_burges@k`` for ``nDCG(dcg='exp-log2')@k``, on the run
   re-scored with strictly decreasing scores in trec_eval's order (ranx leaves
   ties to its sort), over the queries both evaluate.
+* scipy's ``permutation_test`` for the paired randomization test's p-value.
 * Where a value is undefined (no relevant judgment for recall or AP, IDCG 0 for
   nDCG) we say ``None``; the references say 0, and average it as 0.
 """
