@@ -28,8 +28,6 @@ import pytest
 import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ranx import Qrels, Run, evaluate
-from sklearn.metrics import ndcg_score
 
 from raglab_core import compute, conventions
 
@@ -101,6 +99,8 @@ def ragas_context_precision(verdicts):
 
 
 def check(state):
+    from sklearn.metrics import ndcg_score  # here, not at collection: its import alone takes seconds
+
     view, rows, shown = lab(state)
     k, umbral = view["controls"]["k"]["value"], view["controls"]["umbral"]["value"]
     total = view["controls"]["total"]["value"]
@@ -166,6 +166,8 @@ def test_every_row_matches_its_reference_without_unjudged_documents(state):
 
 def test_the_lab_ndcg_row_matches_ranx_ndcg_burges():
     """ranx, once over every state the two tests above generated (one query each: ranx's set-up is slow)."""
+    from ranx import Qrels, Run, evaluate
+
     if len(RANX_BATCH) < 2 * STATES:  # run on its own: generate the states here
         RANX_BATCH.clear()
         test_every_row_matches_its_reference_with_unjudged_documents()

@@ -27,7 +27,6 @@ import random
 
 import pytest
 import pytrec_eval
-from ranx import Qrels, Run, evaluate
 
 from raglab_core import compute, metrics
 
@@ -107,6 +106,8 @@ def ranx_names(k, threshold):
 
 
 def test_all_metrics_match_ranx(cases):
+    from ranx import Qrels, Run, evaluate  # here, not at collection: its import alone takes seconds
+
     # ranx cannot hold a query without positive judgments: those are left out.
     kept = [case for case in cases if any(g > 0 for g in case[1] + case[2])]
     assert len(kept) >= 500
@@ -151,6 +152,8 @@ def lab_as_trec(qid, state, view):
 
 
 def test_lab_outputs_match_trec_eval_and_ranx_as_they_are():
+    from ranx import Qrels, Run, evaluate
+
     cases = list(lab_cases())
     qrels_all, runs_all, names = {}, {}, set()
     for qid, state, view in cases:
