@@ -20,12 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from chromium import find_chromium, find_test_chromium  # noqa: E402
+from page import CHROMIUM_ARGS  # noqa: E402
 from raglab_site.devserver import make_server  # noqa: E402
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 def machine_cpu_seconds() -> float:
@@ -36,7 +35,7 @@ def machine_cpu_seconds() -> float:
 def boots(p, executable: str, url: str, pages: int) -> list[tuple[float, float]]:
     from playwright.sync_api import expect
 
-    browser = p.chromium.launch(executable_path=executable, args=ARGS)
+    browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
     context = browser.new_context(service_workers="block")
     measured = []
     for number in range(pages):
