@@ -46,7 +46,7 @@ system: $(PYDEPS)
 
 # The tests build dist/ themselves, in a temporary directory, while the CPython tests run
 # (tests/conftest.py); the tests that need it, the browser's among them, come last. Two lanes
-# (tests/lanes.py): the CPython tests on both cores, then the browser's on one.
+# (tests/lanes.py): whole modules to whichever worker is free, the CPython ones first.
 test: $(PYDEPS) $(NODEDEPS) system
 	$(PY) -m pytest -n 2
 
