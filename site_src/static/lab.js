@@ -743,7 +743,7 @@
     navigator.serviceWorker.register("sw.js").catch((error) => console.warn("raglab: service worker", error));
   }
 
-  // The worker was started by boot.js, as early as possible; take it over.
+  // The worker is started by boot.js, after the first frame: take it over, now or once it starts.
   function attachWorker() {
     const boot = window.raglabBoot;
     if (!boot) {
@@ -754,6 +754,9 @@
       fail(TEXTS.unsupported);
     } else if (boot.problem) {
       fail(TEXTS.no_worker, boot.problem);
+    } else if (!boot.worker && !boot.deferred) {
+      setStatus("loading", table ? config.views.loading : TEXTS.loading); // starting after the first frame (boot.js)
+      boot.onStart(attachWorker);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
       setStatus("static", config.dataSaverText); // raglab_core.loading, with the runtime's size
@@ -766,7 +769,7 @@
       for (const type of ["focusin", "pointerdown", "input"]) lab.addEventListener(type, begin, true);
     } else {
       worker = boot.worker;
-      setStatus("loading", TEXTS.loading);
+      setStatus("loading", table ? config.views.loading : TEXTS.loading);
       boot.take(onMessage);
     }
   }
