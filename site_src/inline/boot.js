@@ -2,11 +2,11 @@
  *
  * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
  * before the stylesheet or any other request. It fetches the view table at once, and starts the
- * worker once the first frame is painted, or START_WAIT_MS after it ran, whichever comes first: the
+ * worker in the task after the first frame (or START_WAIT_MS after it ran, if no frame comes): the
  * runtime then downloads and restores while the reader looks at the page, and its start does not
- * take the CPU from the first paint nor from a first slider move. lab.js, which needs the whole DOM,
- * is deferred: it takes the worker over from window.raglabBoot (boot.onStart when it is not started
- * yet); messages that arrive before that are kept for it.
+ * take the CPU from the first paint. lab.js, which needs the whole DOM, is deferred: it takes the
+ * worker over from window.raglabBoot (boot.onStart when it has not started yet); messages that
+ * arrive before that are kept for it.
  */
 (() => {
   "use strict";
@@ -93,12 +93,11 @@
         .catch((error) => (console.warn("raglab: view table not used:", error), null))
     : Promise.resolve(null);
 
-  // When the worker starts (bench/page.py, 2026-12-01): started here, at once, its boot (the runtime's
-  // evaluation, the wasm's compilation, the snapshot's decoding) took the two cores while the page
-  // painted and answered its first key; started after the first frame, the first correct slider
-  // move came about 45 ms sooner on the desktop and 600 ms sooner on the phone profile, and Python
-  // was ready no later. START_WAIT_MS bounds the wait where frames are slow to come (the phone
-  // paints at about 1.2 s): the download is not put off longer than that.
+  // When the worker starts. Started at once, its boot (the runtime's evaluation, the wasm's
+  // compilation, the snapshot's decoding) shared the two cores with the page's first layout; started
+  // after the first frame, the phone profile paints sooner and Python is ready no later (the A/B is
+  // in docs/performance.md, «When the worker starts»). START_WAIT_MS is for a page whose frames do
+  // not come (a hidden tab); a timer, it fires only once the main thread is free.
   const START_WAIT_MS = 200;
   boot.problem = usable();
   if (!boot.deferred && !boot.problem) {

@@ -653,6 +653,26 @@ def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, bas
     assert [url for url in requests if "/snapshot." in url]
 
 
+FIRST_FRAME = """window.__firstFrame = null;
+requestAnimationFrame(() => { window.__firstFrame = performance.now(); });"""
+
+
+def test_the_worker_starts_after_the_first_frame(page, base_url):
+    """boot.js starts Python's worker in the task after the first frame, so that its boot does not take
+    the CPU from the first paint (docs/performance.md, «When the worker starts»); until then the
+    status says Python is loading, and the ranking's sliders answer from the view table."""
+    page.add_init_script(FIRST_FRAME)
+    page.goto(base_url)
+    expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
+    boot, created = page.evaluate("""() => ['raglab:boot-script', 'raglab:worker-created']
+      .map((name) => performance.getEntriesByName(name)[0].startTime)""")
+    first_frame = page.evaluate("window.__firstFrame")
+    assert boot < first_frame <= created, (boot, first_frame, created)
+    view = compute({"scenario": load_scenario(), "k": "6", "edited": ["k"]})
+    page.locator('[name="k"]').press("ArrowRight")
+    expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
+
+
 def test_unjudged_grades_from_the_url_and_the_select_show_the_conventions_panels_extra_rows(page, base_url):
     """«sin juicio» (DESIGN §3, §4.4): the URL's «u» and the select's option; the judged and condensed rows
     come and go with it, under Pyodide as in the server's render."""
