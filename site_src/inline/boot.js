@@ -95,9 +95,10 @@
 
   // When the worker starts. Started at once, its boot (the runtime's evaluation, the wasm's
   // compilation, the snapshot's decoding) shared the two cores with the page's first layout; started
-  // after the first frame, the phone profile paints sooner and Python is ready no later (the A/B is
-  // in docs/performance.md, «When the worker starts»). START_WAIT_MS is for a page whose frames do
-  // not come (a hidden tab); a timer, it fires only once the main thread is free.
+  // after the first frame, the first slider move is answered sooner (the phone's paint too), for a
+  // Python ready a few per cent later (the A/B: docs/performance.md, «When the worker starts»).
+  // START_WAIT_MS is for a page whose frames do not come (a hidden tab); a timer, it fires only
+  // once the main thread is free.
   const START_WAIT_MS = 200;
   boot.problem = usable();
   if (!boot.deferred && !boot.problem) {
