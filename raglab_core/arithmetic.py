@@ -94,6 +94,18 @@ def breakdown_texts(row: dict, first_relevant, threshold) -> dict:
     }
 
 
+def _coordinate(value: float) -> int | float:
+    """A drawing coordinate to 2 decimals, an ``int`` when whole: its text is then the same in the
+    server's render (Python's ``str``) and in ``lab.js`` (JavaScript's ``String``), "256" in both,
+    so the page's first view does not rewrite attributes that hold it already.
+
+    >>> _coordinate(256.0), _coordinate(223.4149), _coordinate(0.0)
+    (256, 223.41, 0)
+    """
+    rounded = round(float(value), 2)
+    return int(rounded) if rounded.is_integer() else rounded
+
+
 def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = None, position: int | None = None) -> dict:
     """One document of ``tokens`` tokens as windows, and the strip that draws the first of them.
 
@@ -147,15 +159,15 @@ def chunk_windows(tokens: int, chunk: int, overlap: int, length: int | None = No
     scale = STRIP_WIDTH / span if span else 0
     height = TOP + len(shown) * (ROW + ROW_GAP) + 2
     for j, window in enumerate(shown):
-        window["x"] = round(window["start"] * scale, 2)
-        window["width"] = round(max((window["end"] - window["start"]) * scale, 1), 2)
+        window["x"] = _coordinate(window["start"] * scale)
+        window["width"] = _coordinate(max((window["end"] - window["start"]) * scale, 1))
         window["y"] = TOP + j * (ROW + ROW_GAP)
         window["clipped"] = window["end"] - window["start"] < chunk
         window["holds"] = marks is not None and j in marks["holding"]
         window["touches"] = marks is not None and j in marks["touching"] and not window["holds"]
     if marks:
-        marks["x"] = round(marks["start"] * scale, 2)
-        marks["width"] = round(max(length * scale, 1), 2)
+        marks["x"] = _coordinate(marks["start"] * scale)
+        marks["width"] = _coordinate(max(length * scale, 1))
         # The position slider lies over the strip, inset by half the span on each side: its thumb's centre,
         # start / (span - length) of the way along, is then the drawn span's centre (a CSS length).
         marks["inset"] = f"{100 * length / (2 * span):.4f}%"

@@ -673,6 +673,21 @@ def test_the_worker_starts_after_the_first_frame(page, base_url):
     expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
 
 
+def test_a_ranking_move_keeps_the_chunk_strips_rectangles(page, base_url):
+    """The server's render writes the strip's coordinates as lab.js would ("256", not Python's
+    "256.0": raglab_core.arithmetic's whole coordinates are ints), so a view that leaves the chunking
+    panel as it is (a k move) leaves its rectangles alone: the same nodes, not drawn again."""
+    page.goto(base_url)
+    expect(page.locator("html")).to_have_attribute("data-views", "table", timeout=60_000)
+    page.evaluate("window.__rects = [...document.querySelectorAll('[data-window], [data-evidence]')]")
+    view = compute({"scenario": load_scenario(), "k": "6", "edited": ["k"]})
+    page.locator('[name="k"]').press("ArrowRight")
+    expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
+    kept = page.evaluate("""() => window.__rects.length > 1 && window.__rects.every((node, i) =>
+      node.isConnected && node === document.querySelectorAll('[data-window], [data-evidence]')[i])""")
+    assert kept
+
+
 def test_unjudged_grades_from_the_url_and_the_select_show_the_conventions_panels_extra_rows(page, base_url):
     """«sin juicio» (DESIGN §3, §4.4): the URL's «u» and the select's option; the judged and condensed rows
     come and go with it, under Pyodide as in the server's render."""
