@@ -128,24 +128,33 @@ def read_scenario(path: Path) -> dict:
 # --- assets and rendering -----------------------------------------------------------------
 
 
-def read_inline_scripts(directory: Path) -> dict[str, str]:
-    """The scripts the page carries inline (site_src/inline/): they run while the HTML is still
-    being parsed, before any request. Each is allowed by its hash in the CSP."""
-    scripts = {}
+# What an inline file cannot hold: the end of its element, or an HTML comment's start.
+INLINE_FORBIDDEN = {".js": re.compile(r"</script|<!--", re.IGNORECASE), ".css": re.compile(r"</style|<!--", re.IGNORECASE)}
+
+
+def read_inline(directory: Path) -> dict[str, str]:
+    """The files the page carries inline (site_src/inline/), each allowed by the SHA-256 of its text
+    in the CSP: the boot script (boot.js), which runs while the HTML is still being parsed, before
+    any request, and the stylesheet (lab.css), which the first layout then needs no request for."""
+    inline = {}
     for name, data in read_static(directory).items():
         text = data.decode("utf-8")
-        if re.search(r"</script|<!--", text, re.IGNORECASE):
-            raise BuildError(directory / name, "an inline script cannot contain '</script' or '<!--'")
-        scripts[name] = text
-    return scripts
+        suffix = Path(name).suffix
+        if suffix not in INLINE_FORBIDDEN:
+            raise BuildError(directory / name, "an inline file must be a script (.js) or a stylesheet (.css)")
+        if INLINE_FORBIDDEN[suffix].search(text):
+            end = "</script" if suffix == ".js" else "</style"
+            raise BuildError(directory / name, f"an inline file cannot contain '{end}' or '<!--'")
+        inline[name] = text
+    return inline
 
 
-def page_context(page, config, scenario, view, assets, lab_config, inline_scripts) -> dict:
+def page_context(page, config, scenario, view, assets, lab_config, inline) -> dict:
     """The one place that defines what templates may use."""
-    def inline_script(name: str) -> Markup:
-        if name not in inline_scripts:
+    def inline_file(name: str) -> Markup:
+        if name not in inline:
             raise MissingAsset(name)
-        return Markup(inline_scripts[name])  # checked by read_inline_scripts; hashed into the CSP
+        return Markup(inline[name])  # checked by read_inline; hashed into the CSP
 
     def asset(name: str) -> str:
         if name not in assets:
@@ -155,7 +164,8 @@ def page_context(page, config, scenario, view, assets, lab_config, inline_script
     def integrity(name: str) -> str:
         return assets[name]["integrity"]
 
-    policy = site_headers.csp(list(inline_scripts.values()))
+    policy = site_headers.csp([text for name, text in inline.items() if name.endswith(".js")],
+                              [text for name, text in inline.items() if name.endswith(".css")])
     return {
         "page": page,
         "config": config,
@@ -164,7 +174,7 @@ def page_context(page, config, scenario, view, assets, lab_config, inline_script
         "csp": policy,
         "header_rules": site_headers.site_rules(policy),
         "asset": asset,
-        "inline_script": inline_script,
+        "inline": inline_file,
         "integrity": integrity,
         "lab_config": lab_config,
         "ranking_size": len(scenario["documents"]),
@@ -239,7 +249,7 @@ def make_site() -> dict[str, bytes]:
     lab_config["texts"] = readings.status_texts()  # the other sentences lab.js shows
     lab_config["workerTexts"] = browser.worker_texts()  # worker.js's, in its "init" message (boot.js)
     env = template_environment(SRC / "templates")
-    context = page_context(page, config, scenario, view, assets, lab_config, read_inline_scripts(SRC / "inline"))
+    context = page_context(page, config, scenario, view, assets, lab_config, read_inline(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
     add_precompressed(files)

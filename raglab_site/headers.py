@@ -11,29 +11,33 @@ from __future__ import annotations
 import re
 
 CSP_TEMPLATE = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{inline}; style-src 'self'; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{scripts}; style-src 'self'{styles}; "
     "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'none'"
 )
 
 
-def csp(inline_scripts: list[str] = ()) -> str:
-    """The Content-Security-Policy: scripts from the page's own origin, plus each inline script
-    allowed by the SHA-256 of its exact text (CSP Level 3 hash-source; 'unsafe-inline' never).
+def csp(inline_scripts: list[str] = (), inline_styles: list[str] = ()) -> str:
+    """The Content-Security-Policy: scripts and styles from the page's own origin, plus each inline
+    script and stylesheet allowed by the SHA-256 of its exact text (CSP Level 3 hash-source;
+    'unsafe-inline' never, so no style="" attribute either).
     https://www.w3.org/TR/CSP3/#grammardef-hash-source
 
-    >>> csp([]) == CSP_TEMPLATE.format(inline="")
+    >>> csp([]) == CSP_TEMPLATE.format(scripts="", styles="")
     True
-    >>> "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='" in csp([""])
+    >>> empty = "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
+    >>> f"'wasm-unsafe-eval' {empty}; style-src 'self';" in csp([""])
+    True
+    >>> f"style-src 'self' {empty};" in csp([], [""])
     True
     """
     import base64
     import hashlib
 
-    hashes = "".join(
-        f" 'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'" for text in inline_scripts
-    )
-    return CSP_TEMPLATE.format(inline=hashes)
+    def hashes(texts: list[str]) -> str:
+        return "".join(f" 'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'" for text in texts)
+
+    return CSP_TEMPLATE.format(scripts=hashes(inline_scripts), styles=hashes(inline_styles))
 # Content-addressed folders: any change to a file there changes its path, so it never goes stale.
 LONG_CACHED = ("assets/", "pyodide/")
 CACHE_FOREVER = "public, max-age=31536000, immutable"

@@ -133,20 +133,25 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     html = (dist / "index.html").read_text("utf-8")
 
     tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>|<link\b[^>]*\brel=\"stylesheet\"[^>]*>", html)
-    assert len(tags) >= 3  # lab.js, data.js, lab.css
+    assert len(tags) >= 2  # lab.js, data.js (the stylesheet is inline)
     for tag in tags:
         assert 'integrity="sha384-' in tag, tag
-    # The one inline script (boot.js) is allowed by the SHA-256 of its exact text, in the CSP.
+    # The one inline script (boot.js) and the one inline stylesheet (lab.css) are allowed by the
+    # SHA-256 of their exact text, in the CSP's script-src and style-src.
     import base64
     import hashlib
 
+    sheets = re.findall(r"<style>(.*?)</style>", html, re.DOTALL)
+    assert len(sheets) == 1 and ".file-note" in sheets[0] and "<link rel=\"stylesheet\"" not in html
+    sheet_digest = base64.b64encode(hashlib.sha256(sheets[0].encode()).digest()).decode()
     inline = re.findall(r"<script>(.*?)</script>", html, re.DOTALL)
     assert len(inline) == 1 and "new Worker" in inline[0]
     digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
     import html as entities
 
     csp = entities.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
-    assert f"'sha256-{digest}'" in csp and "unsafe-inline" not in csp
+    assert f"'wasm-unsafe-eval' 'sha256-{digest}';" in csp and "unsafe-inline" not in csp
+    assert f"style-src 'self' 'sha256-{sheet_digest}';" in csp
     for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
         assert 'integrity="sha384-' in match.group(0)
 
@@ -193,7 +198,12 @@ BAD_SOURCES = {
         lambda s: edit(s / "templates/page.html.j2", "{{ page.eyebrow }}", "{{ page.eyebrowz }}"),
         "templates/page.html.j2:",
     ),
-    "missing asset": (lambda s: (s / "static/lab.css").unlink(), "missing asset: lab.css"),
+    "missing asset": (lambda s: (s / "static/lab.js").unlink(), "missing asset: lab.js"),
+    "missing inline stylesheet": (lambda s: (s / "inline/lab.css").unlink(), "missing asset: lab.css"),
+    "stylesheet closing its element": (
+        lambda s: (s / "inline/lab.css").write_text("p::after { content: '</style>'; }", "utf-8"),
+        "inline/lab.css: an inline file cannot contain '</style' or '<!--'",
+    ),
     "missing worker": (lambda s: (s / "static/worker.js").unlink(), "static/worker.js: missing asset"),
     "missing data worker": (lambda s: (s / "static/data-worker.js").unlink(), "static/data-worker.js: missing asset"),
     "invalid scenario": (

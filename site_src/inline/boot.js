@@ -53,6 +53,10 @@
   }
   boot.spawn = spawn;
 
+  // Opened from disk, where browsers refuse the integrity-checked scripts: the page shows the
+  // note that says how to serve it (page.html.j2; lab.css hides it everywhere else).
+  if (location.protocol === "file:") document.documentElement.setAttribute("data-from-file", "");
+
   function usable() {
     if (location.protocol === "file:") return "file";
     if (!("Worker" in window) || !("WebAssembly" in window)) return "unsupported";
