@@ -1,12 +1,11 @@
-/* boot.js — starts the Python worker as soon as the page has painted, and the view table's download.
+/* boot.js — starts the Python worker after the first frame, and the view table's download at once.
  *
  * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
- * before the stylesheet or any other request. It fetches the view table at once, and starts the
- * worker in the task after the first frame (or START_WAIT_MS after it ran, if no frame comes): the
- * runtime then downloads and restores while the reader looks at the page, and its start does not
- * take the CPU from the first paint. lab.js, which needs the whole DOM, is deferred: it takes the
- * worker over from window.raglabBoot (boot.onStart when it has not started yet); messages that
- * arrive before that are kept for it.
+ * before any request. It fetches the view table at once, and starts the worker in the task after
+ * the first frame (or START_WAIT_MS after it ran, if no frame comes): the runtime then downloads
+ * and restores while the reader looks at the page. lab.js, which needs the whole DOM, is deferred:
+ * it takes the worker over from window.raglabBoot (boot.onStart when it has not started yet);
+ * messages that arrive before that are kept for it.
  */
 (() => {
   "use strict";
@@ -101,6 +100,8 @@
   // compilation, the snapshot's decoding) shared the two cores with the page's first layout; started
   // after the first frame, the first slider move is answered sooner (the phone's paint too), for a
   // Python ready a few per cent later (the A/B: docs/performance.md, «When the worker starts»).
+  // With the stylesheet inline that frame can come before the body is parsed; waiting for the
+  // parse measured the same.
   // START_WAIT_MS is for a page whose frames do not come (a hidden tab); a timer, it fires only
   // once the main thread is free.
   const START_WAIT_MS = 200;

@@ -659,7 +659,7 @@ requestAnimationFrame(() => { window.__firstFrame = performance.now(); });"""
 
 def test_the_worker_starts_after_the_first_frame(page, base_url):
     """boot.js starts Python's worker in the task after the first frame, so that its boot does not take
-    the CPU from the first paint (docs/performance.md, «When the worker starts»); until then the
+    the CPU from that frame (docs/performance.md, «When the worker starts»); until then the
     status says Python is loading, and the ranking's sliders answer from the view table."""
     page.add_init_script(FIRST_FRAME)
     page.goto(base_url)
