@@ -38,6 +38,8 @@ def csp(inline_scripts: list[str] = (), inline_styles: list[str] = ()) -> str:
         return "".join(f" 'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'" for text in texts)
 
     return CSP_TEMPLATE.format(scripts=hashes(inline_scripts), styles=hashes(inline_styles))
+
+
 # Content-addressed folders: any change to a file there changes its path, so it never goes stale.
 LONG_CACHED = ("assets/", "pyodide/")
 CACHE_FOREVER = "public, max-age=31536000, immutable"
