@@ -2,7 +2,8 @@
  *
  * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
  * before any request. It fetches the view table at once, and starts the worker in the task after
- * the first frame (or START_WAIT_MS after it ran, if no frame comes): the runtime then downloads
+ * the first frame once the HTML is parsed (or START_WAIT_MS after it ran, if no frame comes): the
+ * runtime then downloads
  * and restores while the reader looks at the page. lab.js, which needs the whole DOM, is deferred:
  * it takes the worker over from window.raglabBoot (boot.onStart when it has not started yet);
  * messages that arrive before that are kept for it.
@@ -100,19 +101,25 @@
   // compilation, the snapshot's decoding) shared the two cores with the page's first layout; started
   // after the first frame, the first slider move is answered sooner (the phone's paint too), for a
   // Python ready a few per cent later (the A/B: docs/performance.md, «When the worker starts»).
-  // With the stylesheet inline that frame can come before the body is parsed; waiting for the
-  // parse measured the same.
-  // START_WAIT_MS is for a page whose frames do not come (a hidden tab); a timer, it fires only
-  // once the main thread is free.
+  // With the stylesheet inline, a frame can come while the parser is still in <head>: the start
+  // waits for the first frame after the parse, the one that lays out the whole page.
+  // START_WAIT_MS is for a page whose frames do not come (a hidden tab): then the start waits only
+  // for the parse. A timer, it fires only once the main thread is free.
   const START_WAIT_MS = 200;
   boot.problem = usable();
   if (!boot.deferred && !boot.problem) {
+    const parsed = () => document.readyState !== "loading";
     const begin = () => {
       clearTimeout(timer);
       boot.begin();
     };
-    const timer = setTimeout(begin, START_WAIT_MS);
-    requestAnimationFrame(() => setTimeout(begin)); // the task after the first frame
+    const timer = setTimeout(() => {
+      if (parsed()) begin();
+      else document.addEventListener("readystatechange", begin, { once: true });
+    }, START_WAIT_MS);
+    // The task after the first frame once the HTML is parsed.
+    const afterParsedFrame = () => requestAnimationFrame(() => (parsed() ? setTimeout(begin) : afterParsedFrame()));
+    afterParsedFrame();
   }
   window.raglabBoot = boot;
 })();
