@@ -3,7 +3,7 @@ index.html cut out per variant, loaded cold in turn (interleaved) on the desktop
 
     python bench/first_paint_parts.py [--dist dist] [--runs 8]
 
-Every variant keeps the same assets (lab.css, lab.js, the worker, Python's runtime), so the boot
+Every variant keeps the same stylesheet and assets (lab.js, the worker, Python's runtime), so the boot
 competes for the cores as on the real page; only the HTML's parts below the ranking panel change.
 Prints each variant's median first contentful paint and its loads. Not a test: absolute times on
 a shared machine are noisy, read the differences within one run.

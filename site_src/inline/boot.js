@@ -3,10 +3,9 @@
  * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
  * before any request. It fetches the view table at once, and starts the worker in the task after
  * the first frame once the HTML is parsed (or START_WAIT_MS after it ran, if no frame comes): the
- * runtime then downloads
- * and restores while the reader looks at the page. lab.js, which needs the whole DOM, is deferred:
- * it takes the worker over from window.raglabBoot (boot.onStart when it has not started yet);
- * messages that arrive before that are kept for it.
+ * runtime then downloads and restores while the reader looks at the page. lab.js, which needs the
+ * whole DOM, is deferred: it takes the worker over from window.raglabBoot (boot.onStart when it
+ * has not started yet); messages that arrive before that are kept for it.
  */
 (() => {
   "use strict";

@@ -663,19 +663,20 @@ def test_the_worker_starts_after_the_first_frame(page, base_url):
     """boot.js starts Python's worker in the task after the first frame once the HTML is parsed, so
     that its boot does not take the CPU from the frame that lays out the whole page (with the
     stylesheet inline, a frame can come while the parser is in <head>; docs/performance.md, «When
-    the worker starts»); until then the
-    status says Python is loading, and the ranking's sliders answer from the view table."""
+    the worker starts»); until then the status says Python is loading, and the ranking's sliders
+    answer from the view table."""
     page.add_init_script(FIRST_FRAME)
     # The HTML at 100 kB/s, so that frames come while it is still being parsed; full speed again
     # once the worker has been created.
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 20, "downloadThroughput": 100_000, "uploadThroughput": 100_000})
+    slow = {"offline": False, "latency": 20, "downloadThroughput": 100_000, "uploadThroughput": 100_000}
+    cdp.send("Network.emulateNetworkConditions", slow)
     page.goto(base_url, wait_until="commit")
     deadline = time.time() + 30
     while not page.evaluate("performance.getEntriesByName('raglab:worker-created').length") and time.time() < deadline:
         page.wait_for_timeout(20)
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    cdp.send("Network.emulateNetworkConditions", {**slow, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
     boot, created = page.evaluate("""() => ['raglab:boot-script', 'raglab:worker-created']
       .map((name) => performance.getEntriesByName(name)[0].startTime)""")
