@@ -38,6 +38,7 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=bench.CHROMIUM_ARGS)
+            bench.warm_up(browser, servers["A"][1], network, None)
             for round_ in range(args.runs):
                 order = ["A", "B"] if round_ % 2 == 0 else ["B", "A"]
                 for name in order + ["plain"]:
