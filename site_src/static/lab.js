@@ -223,6 +223,9 @@
     if (key(state()) !== shownKey) request();
   }
 
+  // While Python loads, the status says what already answers: the table's sentence once it is in.
+  const loadingText = (pythonText) => (table ? config.views.loading : pythonText);
+
   /** The view of `current` from the table, or null when the table does not hold exactly that state. */
   function viewFromTable(current) {
     if (!table) return null;
@@ -361,7 +364,7 @@
 
   function onMessage(message) {
     if (message.type === "progress") {
-      setStatus("loading", table ? config.views.loading : message.text, message.fraction);
+      setStatus("loading", loadingText(message.text), message.fraction);
     } else if (message.type === "notice") {
       notice = message.text;
       setStatus("loading", notice);
@@ -755,7 +758,7 @@
     } else if (boot.problem) {
       fail(TEXTS.no_worker, boot.problem);
     } else if (!boot.worker && !boot.deferred) {
-      setStatus("loading", table ? config.views.loading : TEXTS.loading); // starting after the first frame (boot.js)
+      setStatus("loading", loadingText(TEXTS.loading)); // starting after the first frame (boot.js)
       boot.onStart(attachWorker);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
@@ -769,7 +772,7 @@
       for (const type of ["focusin", "pointerdown", "input"]) lab.addEventListener(type, begin, true);
     } else {
       worker = boot.worker;
-      setStatus("loading", table ? config.views.loading : TEXTS.loading);
+      setStatus("loading", loadingText(TEXTS.loading));
       boot.take(onMessage);
     }
   }
