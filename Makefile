@@ -56,4 +56,4 @@ bench: build
 	$(PY) bench/byo.py
 
 clean:
-	rm -rf dist .venv node_modules .cache bench/results .hypothesis
+	rm -rf dist .venv node_modules .cache bench/results .hypothesis  # the build cache, ~/.cache/raglab, stays

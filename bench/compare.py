@@ -9,7 +9,7 @@ warmed by one load (service worker installed, decoded snapshot kept), then reloa
 median, min and max of navigation start → "raglab:ready" for each, and of the first contentful
 paint (cold). To build an older commit:
 ``git worktree add /tmp/old <commit> && cd /tmp/old && ln -s $PWD/../main/node_modules . &&
-RAGLAB_CACHE=<main>/.cache <main>/.venv/bin/python build.py build --out /tmp/dist-old``.
+<main>/.venv/bin/python build.py build --out /tmp/dist-old``.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from raglab_core import loading
 
 from . import ROOT, BuildError, wasm
 from .assets import short_hash, subresource_integrity
-from .cache import CACHE, cached_transform, store
+from .cache import CACHE, cached_transform, load, store
 from .runtime import PYODIDE_DIR, PYODIDE_FILES
 
 # The snapshot ships brotli-compressed (a third smaller than gzip), and browsers' DecompressionStream
@@ -164,8 +164,8 @@ def compress_snapshot(gzipped: bytes, module: bytes) -> tuple[bytes, int, int, d
 def make_snapshot(wheel: bytes) -> bytes:
     """The gzipped Pyodide memory snapshot with raglab_core imported (see snapshot.mjs).
 
-    Making one takes seconds (Node boots Pyodide from the npm package), so it is cached under
-    .cache/ by the hashes of everything it depends on: Pyodide's files, the wheel and the script
+    Making one takes seconds (Node boots Pyodide from the npm package), so it is cached
+    (raglab_site/cache.py) by the hashes of everything it depends on: Pyodide's files, the wheel and the script
     itself. snapshot.mjs makes it reproducibly, so a cache miss gives the same bytes.
     """
     key = hashlib.sha256()
@@ -173,8 +173,9 @@ def make_snapshot(wheel: bytes) -> bytes:
         key.update(source.encode() + hashlib.sha256((PYODIDE_DIR / source).read_bytes()).digest())
     key.update(hashlib.sha256(wheel).digest() + hashlib.sha256(SNAPSHOT_SCRIPT.read_bytes()).digest())
     cached = CACHE / "snapshots" / f"{key.hexdigest()[:24]}.bin.gz"
-    if cached.exists():
-        return cached.read_bytes()
+    hit = load(cached)
+    if hit is not None:
+        return hit
     node = shutil.which("node")
     if not node:
         raise BuildError(SNAPSHOT_SCRIPT, "Node.js (>= 20) is needed to make the Pyodide snapshot: install it, then run `make`")

@@ -31,7 +31,7 @@ from raglab_core import compute, form, loading
 
 from . import ROOT
 from .assets import hashed_name, subresource_integrity
-from .cache import CACHE, store
+from .cache import CACHE, load, store
 
 CORE = ROOT / "raglab_core"
 FORMAT = 1
@@ -183,15 +183,16 @@ def view_table_assets(scenario: dict) -> tuple[dict[str, bytes], dict]:
 
 
 def table_bytes(scenario: dict) -> bytes:
-    """The table as the page downloads it (compact JSON), cached under .cache/ by the hash of its
-    inputs: the scenario, raglab_core's sources and this file. (That every state's view, rebuilt
+    """The table as the page downloads it (compact JSON), cached (raglab_site/cache.py) by the hash
+    of its inputs: the scenario, raglab_core's sources and this file. (That every state's view, rebuilt
     from it, is compute()'s is tests/test_views.py's check: here it would double the time.)"""
     key = hashlib.sha256(_canonical(scenario).encode())
     for path in sorted(CORE.glob("*.py")) + [Path(__file__)]:
         key.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     cached = CACHE / "views" / f"{key.hexdigest()[:24]}.json"
-    if cached.exists():
-        return cached.read_bytes()
+    hit = load(cached)
+    if hit is not None:
+        return hit
     table = encode(all_views(scenario), axes_of(scenario), page_state(scenario))
     data = json.dumps(table, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
     store(cached, data)

@@ -91,7 +91,7 @@ SHARED_SITE = pytest.StashKey[pathlib.Path]()
 
 
 def needs_the_build(item) -> bool:
-    """Whether a test reads dist/ or builds (and so wants .cache/ warm): the browser tests, the build
+    """Whether a test reads dist/ or builds (and so wants the build cache warm): the browser tests, the build
     tests, and any test of the built page."""
     return item.nodeid.startswith(("tests/browser/", "tests/test_build.py")) or "site_dir" in getattr(item, "fixturenames", ())
 
@@ -146,7 +146,7 @@ def pytest_unconfigure(config):
 
 @pytest.fixture(autouse=True)
 def _built_first(request):
-    """A test that builds waits for the build ahead: its own build then finds .cache/ warm."""
+    """A test that builds waits for the build ahead: its own build then finds the build cache warm."""
     if needs_the_build(request.node):
         built(request.config)
 

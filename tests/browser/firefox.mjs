@@ -8,7 +8,8 @@
 import puppeteer from "puppeteer-core";
 
 const [executablePath, url] = process.argv.slice(2);
-const browser = await puppeteer.launch({ browser: "firefox", executablePath, headless: true });
+// A cold start of Firefox took 25 s on a loaded machine (puppeteer's default wait is 30 s).
+const browser = await puppeteer.launch({ browser: "firefox", executablePath, headless: true, timeout: 120_000 });
 try {
   const page = await browser.newPage();
   const problems = [];
