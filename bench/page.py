@@ -130,6 +130,9 @@ def serve(dist: Path):
 
 SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
 FOUR_G = {"offline": False, "latency": 60, "downloadThroughput": 9e6 / 8, "uploadThroughput": 9e6 / 8}
+# Every throttled load is cold in a fresh context, whose HTTP cache starts empty; it is not disabled
+# (Network.setCacheDisabled), as it was until 2026-12-01: with it off, the worker's requests for the
+# runtime could not join the downloads boot.js preloads, and the page would download them twice.
 
 # --- profiles: time to first correct interaction ---------------------------------------------------
 #
@@ -240,7 +243,6 @@ def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, 
     if network:
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", network)
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     if cpu_rate:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
     page.goto(url, wait_until="commit")
@@ -334,7 +336,6 @@ def trace_first_paint(p, chromium: str, base: str, launch_path: str | None, cpu_
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", FOUR_G)
-    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     if cpu_rate:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
     browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
@@ -386,7 +387,6 @@ def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", network)
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
     transfers = []
 
     def on_finished(request):

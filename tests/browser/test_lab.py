@@ -5,9 +5,13 @@ grade in a select. Since the page's numbers come from the same core running unde
 agreement proves the browser and CPython compute the same thing.
 """
 
+import collections
+import contextlib
+import functools
 import json
 import random
 import re
+import threading
 import time
 from urllib.parse import parse_qsl, urlsplit
 
@@ -15,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from raglab_core import compute
+from raglab_site.devserver import make_server
 
 from ..conftest import load_scenario
 from .conftest import OUTPUT_NAMES, TEXT_OUTPUTS
@@ -686,6 +691,60 @@ def test_the_worker_starts_after_the_first_frame(page, base_url):
     view = compute({"scenario": load_scenario(), "k": "6", "edited": ["k"]})
     page.locator('[name="k"]').press("ArrowRight")
     expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
+
+
+@contextlib.contextmanager
+def counting_gets(directory):
+    """raglab_site.devserver's host, counting the GET requests for each path: (base URL, counter)."""
+    httpd = make_server(directory)
+    handler = httpd.RequestHandlerClass  # functools.partial(Handler, directory=...)
+    gets = collections.Counter()
+
+    class Counting(handler.func):
+        def send_head(self):
+            if self.command == "GET":
+                gets[urlsplit(self.path).path] += 1
+            return super().send_head()
+
+    httpd.RequestHandlerClass = functools.partial(Counting, *handler.args, **handler.keywords)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/", gets
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_the_runtimes_big_files_download_from_the_start_and_once(browser, site_dir):
+    """boot.js preloads the runtime's big files (the configuration's `preload`: the wasm and the
+    snapshot) as soon as it runs, before the worker starts; the worker's own requests for them join
+    those downloads, so each crosses the network once. The network is held to 20 Mbit/s, so that
+    both preloads are still arriving when the worker asks."""
+    with counting_gets(site_dir) as (url, gets):
+        context = browser.new_context(service_workers="block")  # a first visit: an empty HTTP cache
+        try:
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions",
+                     {"offline": False, "latency": 20, "downloadThroughput": 2.5e6, "uploadThroughput": 2.5e6})
+            page.goto(url)
+            expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
+            expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
+            preload = page.evaluate("JSON.parse(document.getElementById('lab-config').textContent).preload")
+            assert [path.rsplit("/", 1)[-1].split(".")[0] for path in preload] == ["pyodide", "snapshot"]
+            created, entries = page.evaluate("""(paths) => [
+              performance.getEntriesByName('raglab:worker-created')[0].startTime,
+              paths.map((path) => performance.getEntriesByName(new URL(path, document.baseURI).href)
+                .map((entry) => [entry.initiatorType, entry.startTime, entry.responseEnd])),
+            ]""", preload)
+        finally:
+            context.close()
+    for path, found in zip(preload, entries):
+        assert len(found) == 1, (path, found)
+        initiator, start, end = found[0]
+        assert initiator == "link" and start < created < end, (path, found[0], created)
+        assert gets["/" + path] == 1, (path, gets)
 
 
 def test_a_ranking_move_keeps_the_chunk_strips_rectangles(page, base_url):
