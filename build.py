@@ -246,7 +246,7 @@ def make_site() -> dict[str, bytes]:
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     # Its two big files, which boot.js preloads at once (the worker's own requests for them come
     # after the first frame and are answered from the HTTP cache).
-    lab_config["preload"] = [pyodide_base + "pyodide.asm.wasm"] + ([snapshot_entry["url"]] if snapshot_entry else [])
+    lab_config["preload"] = {"wasm": pyodide_base + "pyodide.asm.wasm", "snapshot": snapshot_entry and snapshot_entry["url"]}
     lab_config["dataSaverText"] = loading.data_saver_notice(lab_config["runtimeBytes"])
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     lab_config["texts"] = readings.status_texts()  # the other sentences lab.js shows

@@ -293,7 +293,8 @@ def warm_up(browser, url: str, network: dict | None, cpu_rate: int | None) -> No
 
 def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
     """Cold loads of both pages on the desktop (as it is), phone (half a CPU, 4G) and slow-network
-    profiles. Service workers are blocked: every load is a first visit."""
+    profiles, the two pages' order alternating between rounds. Service workers are blocked: every
+    load is a first visit."""
     move = first_move(dist)
     phone = PhoneCpu(chromium)
     results = {"phone_cpu": "cgroup: every thread at half a CPU" if phone.path else
@@ -307,8 +308,9 @@ def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
             browser = p.chromium.launch(executable_path=launch_path, args=CHROMIUM_ARGS)
             warm_up(browser, base, network, rate)
             runs_of = {"lab": [], "plain": []}
-            for _ in range(runs):
-                for page_name, url in (("lab", base), ("plain", base + "__plain/")):
+            pages = (("lab", base), ("plain", base + "__plain/"))
+            for round_ in range(runs):  # the order alternates: neither page always follows the other
+                for page_name, url in pages if round_ % 2 == 0 else pages[::-1]:
                     context = browser.new_context(service_workers="block")
                     runs_of[page_name].append(profile_load(context, url, network, rate, move if page_name == "lab" else None))
                     context.close()

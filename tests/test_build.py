@@ -319,8 +319,15 @@ def test_an_escaped_value_outside_html_fails_the_build(sources, tmp_path, capsys
 
 
 def test_serve_rebuilds_when_a_source_changes(tmp_path):
-    """`build.py serve` rebuilds after a change under site_src/ (here: touching the scenario)."""
+    """`build.py serve` rebuilds after a change under site_src/ (here: touching the scenario).
+
+    The server's output is read in a thread, so that a watcher that never reports fails the test at
+    its deadline instead of blocking it; the scenario is touched again every second until the
+    rebuild is reported, since a touch made before the watcher has started is not seen (a loaded
+    machine once let one pass that way, and the old test waited forever for a line)."""
     import os
+    import queue
+    import threading
     import time
 
     out = tmp_path / "dist"
@@ -328,22 +335,30 @@ def test_serve_rebuilds_when_a_source_changes(tmp_path):
         [sys.executable, "-u", str(ROOT / "build.py"), "serve", "--port", "0", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
-    try:
-        lines = []
-        for line in process.stdout:
+    said: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [said.put(line) for line in process.stdout], daemon=True).start()
+    lines = []
+
+    def wait_for(prefix: str, seconds: float, every=None) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if every:
+                every()
+            try:
+                line = said.get(timeout=1)
+            except queue.Empty:
+                continue
             lines.append(line)
-            if line.startswith("serving"):
-                break
+            if line.startswith(prefix):
+                return True
+        return False
+
+    try:
+        assert wait_for("serving", 120), lines
         assert "http://127.0.0.1:" in lines[-1]
         first = (out / "index.html").stat().st_ino
-        time.sleep(0.5)  # let the watcher start
         scenario = build.SRC / "data" / "scenario.json"
-        os.utime(scenario)
-        deadline = time.time() + 30
-        for line in process.stdout:
-            lines.append(line)
-            if line.startswith("rebuilt") or time.time() > deadline:
-                break
+        assert wait_for("rebuilt", 60, every=lambda: os.utime(scenario)), lines
         assert lines[-1].startswith("rebuilt after changes in scenario.json"), lines
         assert (out / "index.html").stat().st_ino != first
     finally:

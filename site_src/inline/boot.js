@@ -112,15 +112,21 @@
     // while the page lays out: preloads, which cost the page's thread next to nothing, go to the
     // HTTP cache, and the worker's requests for the same URLs, made after the first frame, are
     // answered from there or join the download under way (each file crosses the network once; the
-    // browser tests count it). On the phone profile Python is ready 19 % sooner, and the first
+    // browser tests count it). Python is ready sooner where the network bounds it, and the first
     // correct move is not later (performance.md, «The runtime's download at once»). Low priority:
     // the view table's request, made above, comes first. Browsers without preload download the
-    // files when the worker asks, as before.
-    for (const url of config.preload) {
+    // files when the worker asks, as before. Where a decoded snapshot is kept (a repeat visit, in a
+    // secure context: worker.js keeps one build's at a time), the worker will not download it.
+    const preload = (url) => {
       const link = document.createElement("link");
       Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
       link.setAttribute("fetchpriority", "low");
       document.head.append(link);
+    };
+    preload(config.preload.wasm);
+    if (config.preload.snapshot) {
+      const kept = self.caches ? caches.has(config.snapshot.keptCache).catch(() => false) : Promise.resolve(false);
+      kept.then((found) => found || preload(config.preload.snapshot));
     }
     const parsed = () => document.readyState !== "loading";
     const begin = () => {

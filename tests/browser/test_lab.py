@@ -731,8 +731,9 @@ def test_the_runtimes_big_files_download_from_the_start_and_once(browser, site_d
             page.goto(url)
             expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
             expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
-            preload = page.evaluate("JSON.parse(document.getElementById('lab-config').textContent).preload")
-            assert [path.rsplit("/", 1)[-1].split(".")[0] for path in preload] == ["pyodide", "snapshot"]
+            files = page.evaluate("JSON.parse(document.getElementById('lab-config').textContent).preload")
+            assert sorted(files) == ["snapshot", "wasm"] and all(files.values())
+            preload = [files["wasm"], files["snapshot"]]
             created, entries = page.evaluate("""(paths) => [
               performance.getEntriesByName('raglab:worker-created')[0].startTime,
               paths.map((path) => performance.getEntriesByName(new URL(path, document.baseURI).href)
