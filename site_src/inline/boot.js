@@ -116,7 +116,9 @@
     // correct move is not later (performance.md, «The runtime's download at once»). Low priority:
     // the view table's request, made above, comes first. Browsers without preload download the
     // files when the worker asks, as before. Where a decoded snapshot is kept (a repeat visit, in a
-    // secure context: worker.js keeps one build's at a time), the worker will not download it.
+    // secure context: worker.js keeps one build's at a time), the worker will not download it, so
+    // it is not preloaded; after the site is updated the kept copy is the old build's, and the new
+    // snapshot then downloads when the worker asks, as without a preload.
     const preload = (url) => {
       const link = document.createElement("link");
       Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
