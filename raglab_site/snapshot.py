@@ -165,8 +165,8 @@ def make_snapshot(wheel: bytes) -> bytes:
     """The gzipped Pyodide memory snapshot with raglab_core imported (see snapshot.mjs).
 
     Making one takes seconds (Node boots Pyodide from the npm package), so it is cached
-    (raglab_site/cache.py) by the hashes of everything it depends on: Pyodide's files, the wheel and the script
-    itself. snapshot.mjs makes it reproducibly, so a cache miss gives the same bytes.
+    (raglab_site/cache.py) by the hashes of everything it depends on: Pyodide's files, the wheel
+    and the script itself. snapshot.mjs makes it reproducibly, so a cache miss gives the same bytes.
     """
     key = hashlib.sha256()
     for source in sorted(PYODIDE_FILES):

@@ -109,16 +109,16 @@
   boot.problem = usable();
   if (!boot.deferred && !boot.problem) {
     // The runtime's two big files (the wasm and the snapshot, 5.3 of its 5.7 MB) download from now,
-    // while the page lays out: preloads, which cost the page's thread next to nothing, go to the
-    // HTTP cache, and the worker's requests for the same URLs, made after the first frame, are
-    // answered from there or join the download under way (each file crosses the network once; the
-    // browser tests count it). Python is ready sooner where the network bounds it, and the first
-    // correct move is not later (performance.md, «The runtime's download at once»). Low priority:
-    // the view table's request, made above, comes first. Browsers without preload download the
-    // files when the worker asks, as before. Where a decoded snapshot is kept (a repeat visit, in a
-    // secure context: worker.js keeps one build's at a time), the worker will not download it, so
-    // it is not preloaded; after the site is updated the kept copy is the old build's, and the new
-    // snapshot then downloads when the worker asks, as without a preload.
+    // while the page lays out: preloads go to the HTTP cache, and the worker's requests for the same
+    // URLs, made after the first frame, are answered from there or join the download under way
+    // (each file crosses the network once; the browser tests count it). Python is ready sooner
+    // where the network bounds it (a phone's); where the files arrive at once (loopback), their
+    // bytes may cost the first layout a few frames (performance.md, «The runtime's download at
+    // once»). Low priority: the view table's request, made above, comes first. Browsers without
+    // preload download the files when the worker asks, as before. Where a decoded snapshot is kept
+    // (a repeat visit, in a secure context: worker.js keeps one build's at a time), the worker will
+    // not download it, so it is not preloaded; after the site is updated the kept copy is the old
+    // build's, and the new snapshot then downloads when the worker asks, as without a preload.
     const preload = (url) => {
       const link = document.createElement("link");
       Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
