@@ -115,21 +115,20 @@
     // where the network bounds it (a phone's); where the files arrive at once (loopback), their
     // bytes may cost the first layout a few frames (performance.md, «The runtime's download at
     // once»). Low priority: the view table's request, made above, comes first. Browsers without
-    // preload download the files when the worker asks, as before. Where a decoded snapshot is kept
-    // (a repeat visit, in a secure context: worker.js keeps one build's at a time), the worker will
-    // not download it, so it is not preloaded; after the site is updated the kept copy is the old
-    // build's, and the new snapshot then downloads when the worker asks, as without a preload.
+    // preload download the files when the worker asks, as before.
+    // Nothing is preloaded where a decoded snapshot is kept (a repeat visit, in a secure context:
+    // worker.js keeps one build's at a time): the worker will not download the snapshot, and the
+    // wasm comes from the browser's cache at once, so a preload would only cost the page its bytes
+    // (0.1 s of CPU per load in the tests' browser). After a site update the kept copy is the old
+    // build's: then the files download when the worker asks, as without preloads.
     const preload = (url) => {
       const link = document.createElement("link");
       Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
       link.setAttribute("fetchpriority", "low");
       document.head.append(link);
     };
-    preload(config.preload.wasm);
-    if (config.preload.snapshot) {
-      const kept = self.caches ? caches.has(config.snapshot.keptCache).catch(() => false) : Promise.resolve(false);
-      kept.then((found) => found || preload(config.preload.snapshot));
-    }
+    const kept = self.caches && config.snapshot ? caches.has(config.snapshot.keptCache).catch(() => false) : Promise.resolve(false);
+    kept.then((found) => found || Object.values(config.preload).filter(Boolean).forEach(preload));
     const parsed = () => document.readyState !== "loading";
     const begin = () => {
       clearTimeout(timer);
