@@ -32,6 +32,23 @@
 
   const absolute = (url) => new URL(url, document.baseURI).href;
 
+  // localStorage's key for "this build's runtime has been ready in this browser": its value is the
+  // snapshot's URL (content-hashed, so a new build is not taken for a seen one), or the wasm's.
+  const RUNTIME_SEEN = "raglab-runtime-seen";
+  const runtimeId = config.preload.snapshot || config.preload.wasm;
+  const runtimeSeen = () => {
+    try {
+      return localStorage.getItem(RUNTIME_SEEN) === runtimeId;
+    } catch {
+      return false; // storage refused (a sandbox, a privacy setting): preload
+    }
+  };
+  const rememberRuntime = () => {
+    try {
+      localStorage.setItem(RUNTIME_SEEN, runtimeId);
+    } catch {}
+  };
+
   /** A new worker, already told where Python is: the lab's, and one per «Tus datos» evaluation. */
   function spawn() {
     const worker = new Worker(config.worker, { type: "module" });
@@ -73,7 +90,10 @@
     }
     if (boot.worker) {
       performance.mark("raglab:worker-created");
-      boot.worker.addEventListener("message", (event) => deliver(event.data));
+      boot.worker.addEventListener("message", (event) => {
+        if (event.data && event.data.type === "ready") rememberRuntime();
+        deliver(event.data);
+      });
       boot.worker.addEventListener("error", (event) => {
         event.preventDefault();
         deliver({ type: "worker-error", detail: event.message || "worker script failed" });
@@ -116,19 +136,19 @@
     // bytes may cost the first layout a few frames (performance.md, «The runtime's download at
     // once»). Low priority: the view table's request, made above, comes first. Browsers without
     // preload download the files when the worker asks, as before.
-    // Nothing is preloaded where a decoded snapshot is kept (a repeat visit, in a secure context:
-    // worker.js keeps one build's at a time): the worker will not download the snapshot, and the
-    // wasm comes from the browser's cache at once, so a preload would only cost the page its bytes
-    // (0.1 s of CPU per load in the tests' browser). After a site update the kept copy is the old
-    // build's: then the files download when the worker asks, as without preloads.
-    const preload = (url) => {
-      const link = document.createElement("link");
-      Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
-      link.setAttribute("fetchpriority", "low");
-      document.head.append(link);
-    };
-    const kept = self.caches && config.snapshot ? caches.has(config.snapshot.keptCache).catch(() => false) : Promise.resolve(false);
-    kept.then((found) => found || Object.values(config.preload).filter(Boolean).forEach(preload));
+    // Nothing is preloaded where this build's runtime has been ready before (RUNTIME_SEEN, written
+    // when the worker says "ready"): the browser has the files, or the decoded snapshot, already,
+    // so a preload would only cost the page their bytes (0.1–0.2 s of CPU per load in the tests'
+    // browser). The check is synchronous: an asynchronous one (caches.has) answered only once the
+    // parser let it, up to a second late on the phone profile, which undid the preloads' use.
+    if (!runtimeSeen()) {
+      for (const url of Object.values(config.preload).filter(Boolean)) {
+        const link = document.createElement("link");
+        Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
+        link.setAttribute("fetchpriority", "low");
+        document.head.append(link);
+      }
+    }
     const parsed = () => document.readyState !== "loading";
     const begin = () => {
       clearTimeout(timer);

@@ -61,7 +61,9 @@ def forget_the_kept_snapshot(context, page, base_url):
 
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
     cdp = context.new_cdp_session(page)
-    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage"})
+    # Cache Storage holds the kept snapshot; localStorage, boot.js's note that the runtime was ready
+    # here (then it preloads nothing).
+    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage,local_storage"})
     cdp.detach()
 
 
