@@ -126,7 +126,14 @@ def make_server(directory: Path, port: int = 0) -> ThreadingHTTPServer:
 @contextlib.contextmanager
 def serving(directory: Path, port: int = 0):
     """Serve ``directory`` in a background thread; yields the base URL (``http://127.0.0.1:PORT/``)."""
-    httpd = make_server(directory, port)
+    with running(make_server(directory, port)) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def running(httpd: ThreadingHTTPServer):
+    """Run ``httpd`` (``make_server``'s, perhaps with its handler changed) in a background thread;
+    yields its base URL and shuts it down after."""
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:

@@ -11,7 +11,6 @@ import functools
 import json
 import random
 import re
-import threading
 import time
 from urllib.parse import parse_qsl, urlsplit
 
@@ -19,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from raglab_core import compute
-from raglab_site.devserver import make_server
+from raglab_site.devserver import make_server, running
 
 from ..conftest import load_scenario
 from .conftest import OUTPUT_NAMES, TEXT_OUTPUTS
@@ -707,12 +706,8 @@ def counting_gets(directory):
             return super().send_head()
 
     httpd.RequestHandlerClass = functools.partial(Counting, *handler.args, **handler.keywords)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/", gets
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with running(httpd) as url:
+        yield url, gets
 
 
 def test_the_runtimes_big_files_download_from_the_start_and_once(browser, site_dir):
