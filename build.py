@@ -26,7 +26,7 @@ from markupsafe import Markup
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
 from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
-from raglab_site.compression import add_precompressed, is_precompressed_copy, wire_size
+from raglab_site.compression import add_precompressed, compress_ahead, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
 from raglab_site.snapshot import snapshot_assets
@@ -195,6 +195,7 @@ def make_site() -> dict[str, bytes]:
     scenario = read_scenario(SRC / "data" / "scenario.json")
     view = compute(default_state(scenario))
     pyodide_version, pyodide_files, lock_info = read_pyodide()
+    compress_ahead(pyodide_files)  # the wasm's brotli copy (half a minute, once) while the snapshot is made
     wheel_name, wheel = build_wheel()
     snapshot_files, snapshot_entry = snapshot_assets(wheel, pyodide_files["pyodide.asm.wasm"])
 

@@ -128,7 +128,7 @@
   const START_WAIT_MS = 200;
   boot.problem = usable();
   if (!boot.deferred && !boot.problem) {
-    // The runtime's two big files (the wasm and the snapshot, 5.3 of its 5.7 MB) download from now,
+    // The runtime's two big files (the wasm and the snapshot, 95 % of its bytes) download from now,
     // while the page lays out: preloads go to the HTTP cache, and the worker's requests for the same
     // URLs, made after the first frame, are answered from there or join the download under way
     // (each file crosses the network once; the browser tests count it). Python is ready sooner
