@@ -14,10 +14,10 @@ from .cache import cached_transform
 COMPRESSIBLE = (".wasm", ".js", ".css", ".html", ".svg", ".json")
 
 
-# Brotli's quality for every copy. 11 takes about 33 s on Pyodide's 9.6 MB wasm (quality 9, 2 s),
-# and makes it 2.74 MB instead of 3.10: 0.3 s less of a phone's 9 Mbit/s wait for Python, 1.8 s at
-# 1.6 Mbit/s. It is paid once per machine and Pyodide version (the build cache), in the background
-# (compress_ahead) while the build makes the snapshot.
+# Brotli's quality for every copy, the runtime's wasm included: quality 11 makes it 12 % smaller
+# than quality 9 but takes half a minute on it (docs/performance.md, «What was kept»), paid once
+# per machine and Pyodide version (the build cache), in the background (compress_ahead) while the
+# build makes the snapshot.
 BROTLI_QUALITY = 11
 SLOW_TO_COMPRESS = 1_000_000  # bytes: what compress_ahead starts early
 

@@ -422,3 +422,21 @@ def test_the_conventions_value_comes_right_after_its_name(dist):
     first_row = table[table.index("<tr data-convention"):]
     first_row = first_row[:first_row.index("</tr>")]
     assert re.findall(r'<td class="([\w-]+)"', first_row) == ["value", "difference", "source", "convention-formula"]
+
+
+def test_big_files_are_compressed_ahead_at_brotli_quality_11(monkeypatch, tmp_path):
+    """compress_ahead starts the brotli copies of the big compressible files (the runtime's wasm)
+    in the background, and brotli_copy hands over that very copy, made at quality 11."""
+    import brotli
+
+    from raglab_site import cache, compression
+
+    monkeypatch.setattr(cache, "CACHE", tmp_path)  # nothing of this test's in the shared cache
+    monkeypatch.setattr(compression, "SLOW_TO_COMPRESS", 2000)
+    monkeypatch.setattr(compression, "_ahead", {})
+    big = "".join(f"{i} " for i in range(3000)).encode()
+    compression.compress_ahead({"runtime.wasm": big, "small.js": big[:1500], "data.zip": big + b"!"})
+    assert len(compression._ahead) == 1  # not the small file, not an incompressible kind
+    copy = compression.brotli_copy(big)
+    assert copy is compression._ahead.popitem()[1].result()
+    assert copy == brotli.compress(big, quality=11) and brotli.decompress(copy) == big
