@@ -7,7 +7,8 @@ it, then `python build.py --out /tmp/old-dist` there). One browser for the run; 
 B (the order alternates between rounds) and the plain Pyodide boot, each cold in a context of its
 own, and presses the profiles' first key as soon as the page has painted (bench/page.py's
 profile_load). Prints each load, then medians: first contentful paint, first correct interaction,
-Python ready, and their ratios to the plain boot of the same run.
+Python ready, and their ratios to the plain boot of the same run; then the same figures paired
+within each round (B − A), which a drift of the machine's speed between rounds does not blur.
 """
 
 from __future__ import annotations
@@ -67,6 +68,18 @@ def main() -> None:
         median = lambda key: statistics.median(f[key] for f in loads[name])  # noqa: E731
         print(f"{name}    {median('fcp'):5.0f}  {median('first_correct'):13.0f}  {plain / median('first_correct'):11.1f}×"
               f"  {median('tti'):5.0f}  {plain / median('tti'):11.2f}×   {dist}")
+    print("\nB − A within each round (the machine's speed drifts between rounds more than within one):")
+    for key, label in (("fcp", "paint"), ("first_correct", "first correct"), ("tti", "Python ready")):
+        print(f"  {label:14} {paired(loads['A'], loads['B'], key)}")
+
+
+def paired(a: list[dict], b: list[dict], key: str) -> str:
+    """The median of the rounds' differences B − A for ``key``, their range, and in how many rounds
+    B came sooner: a drift of the machine's speed between rounds then cancels out."""
+    differences = sorted(y[key] - x[key] for x, y in zip(a, b))
+    sooner = sum(difference < 0 for difference in differences)
+    return (f"median {statistics.median(differences):+6.0f} ms  [{differences[0]:+.0f} … {differences[-1]:+.0f}]"
+            f"  B sooner in {sooner} of {len(differences)} rounds")
 
 
 if __name__ == "__main__":
