@@ -246,6 +246,18 @@ def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, 
     if cpu_rate:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
     page.goto(url, wait_until="commit")
+    figures = first_paint_then_move(page, move)
+    if ready:
+        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
+        figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
+    page.close()
+    return figures
+
+
+def first_paint_then_move(page, move=None) -> dict:
+    """On a page navigating (with WATCH_CORRECT installed if ``move``): its first contentful paint,
+    and with ``move`` ``(control, key, expected)`` the key pressed on the control at once, then when
+    it reached the page, when the outputs held ``expected`` and when that frame was presented."""
     # Resolves at the first contentful paint, having focused the control to move (if any): one round
     # trip, and the key straight after it (no actionability waits, which cost a loaded machine frames).
     painted = page.evaluate("""(control) => new Promise((resolve) => new PerformanceObserver((list, observer) => {
@@ -274,10 +286,6 @@ def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, 
         figures["table"] = page.evaluate("document.documentElement.dataset.views === 'table'")
         figures["marks"] = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
             .filter((m) => m.name.startsWith('raglab:')).map((m) => [m.name.slice(7), m.startTime]))""")
-    if ready:
-        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
-        figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
-    page.close()
     return figures
 
 
