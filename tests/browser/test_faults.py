@@ -119,9 +119,9 @@ def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, ba
 def test_a_snapshot_failing_before_pyodide_instantiates_leaves_the_plain_boot_free(page, base_url, slow):
     """The snapshot cannot be decoded (no decoder) while the snapshot attempt still waits for one of
     its files: the plain boot must still come up, compute what CPython computes, and say nothing is
-    wrong. (Written for an
-    ordering hole between the abandoned attempt's instantiation and the plain boot's, seen once as
-    a hang; these delays did not reproduce it, so this covers the scenario, not that hole.)"""
+    wrong. (Written for an ordering hole between the abandoned attempt's instantiation and the plain
+    boot's, seen once as a hang; these delays did not reproduce it, so this covers the scenario, not
+    that hole.)"""
     from .test_lab import Lab
 
     def late(route):
