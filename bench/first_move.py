@@ -22,10 +22,9 @@ from pathlib import Path
 import page as bench
 from playwright.sync_api import sync_playwright
 
-TRACE_CATEGORIES = bench.TRACE_CATEGORIES
 TOP_LEVEL = ("RunTask", "ThreadControllerImpl::RunTask")
 NAMED_BY_DATA = ("EvaluateScript", "v8.compile", "FunctionCall", "EventDispatch", "ParseHTML", "TimerFire")
-INPUT_HANDLER = "lab.js"  # the frames of the slider's handler: lab.js's "input" listener and below
+CHANGED = "changed lab."  # lab.js's changed(), which a slider's input listener calls: the frames under it
 
 
 def tasks(events: list[dict], painted_ms: float) -> list[tuple[float, float, list[tuple[str, float]]]]:
@@ -53,8 +52,8 @@ def tasks(events: list[dict], painted_ms: float) -> list[tuple[float, float, lis
 
 
 def handler_samples(profile: dict) -> tuple[collections.Counter, collections.Counter]:
-    """Milliseconds of samples whose stack holds the lab's input listener: by function, inclusive
-    and self."""
+    """Milliseconds of the samples taken inside lab.js's changed() (a slider's change, up to its view
+    written): by function, inclusive and self."""
     nodes = {node["id"]: node for node in profile["nodes"]}
     parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
 
@@ -67,11 +66,11 @@ def handler_samples(profile: dict) -> tuple[collections.Counter, collections.Cou
     inclusive, own = collections.Counter(), collections.Counter()
     for sample, delta in zip(profile["samples"], profile["timeDeltas"][1:] + [0]):
         stack = list(frames(sample))
-        listener = [i for i, frame in enumerate(stack) if INPUT_HANDLER.split(".")[0] in frame and "changed" in frame]
-        if not listener:
+        outermost = [i for i, frame in enumerate(stack) if frame.startswith(CHANGED)]
+        if not outermost:
             continue
         own[stack[0]] += delta / 1000
-        for frame in set(stack[: listener[-1] + 1]):
+        for frame in set(stack[: outermost[-1] + 1]):
             inclusive[frame] += delta / 1000
     return inclusive, own
 
@@ -108,7 +107,7 @@ def main() -> None:
                     cdp.send("Profiler.setSamplingInterval", {"interval": 100})
                     cdp.send("Profiler.start")
                 else:
-                    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+                    browser.start_tracing(page=page, categories=bench.TRACE_CATEGORIES)
                 page.goto(base, wait_until="commit")
                 figures = bench.first_paint_then_move(page, move)
                 marks = ", ".join(f"{name} {at:.0f}" for name, at in sorted(figures["marks"].items(), key=lambda m: m[1]))
@@ -117,7 +116,7 @@ def main() -> None:
                       f"painted {figures['first_correct']:.0f}; marks: {marks}")
                 if args.cpu_profile:
                     inclusive, own = handler_samples(cdp.send("Profiler.stop")["profile"])
-                    print("  the input handler's samples, inclusive (ms): " + ", ".join(f"{f} {ms:.1f}" for f, ms in inclusive.most_common(8)))
+                    print("  samples inside changed(), inclusive (ms): " + ", ".join(f"{f} {ms:.1f}" for f, ms in inclusive.most_common(8)))
                     print("  self (ms): " + ", ".join(f"{f} {ms:.1f}" for f, ms in own.most_common(8)))
                 else:
                     page.wait_for_timeout(100)
