@@ -24,8 +24,6 @@ from playwright.sync_api import sync_playwright
 NETWORKS = {"phone": bench.FOUR_G, "desktop": None, "slow": bench.SLOW_NETWORK}
 BIG_FILES = """() => performance.getEntriesByType("resource").filter((r) => r.transferSize > 100000)
   .map((r) => [r.name.split("/").pop(), r.initiatorType, r.startTime, r.responseEnd, r.transferSize])"""
-MARKS = """() => performance.getEntriesByType("mark").filter((m) => m.name.startsWith("raglab:"))
-  .map((m) => [m.name.slice(7), m.startTime])"""
 
 
 def main() -> None:
@@ -55,10 +53,10 @@ def main() -> None:
                     page.goto(base, wait_until="commit")
                     page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
                     paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime")
-                    marks, files = page.evaluate(MARKS), page.evaluate(BIG_FILES)
+                    marks, files = page.evaluate(bench.MARKS), page.evaluate(BIG_FILES)
                     context.close()
                     print(f"\n{dist.name}, load {load + 1} ({args.profile}): paint {paint:.0f} ms; "
-                          + ", ".join(f"{name} {at:.0f}" for name, at in sorted(marks, key=lambda m: m[1])), flush=True)
+                          + ", ".join(f"{name} {at:.0f}" for name, at in sorted(marks.items(), key=lambda m: m[1])), flush=True)
                     for name, initiator, start, end, size in files:
                         rate = size / (end - start) / 1e3 if end > start else float("nan")
                         print(f"  {name[:40]:40} {initiator:6} {start:7.0f} → {end:7.0f} ms  {size / 1e6:5.2f} MB  "

@@ -213,6 +213,9 @@ WATCH_CORRECT = """(() => {
     }
   }).observe({type: "event", buffered: true, durationThreshold: 16});
 })();"""
+# The page's own marks (boot.js, lab.js, the worker's relayed as "worker:…"): {name: ms since navigation}.
+MARKS = """() => Object.fromEntries(performance.getEntriesByType("mark")
+  .filter((m) => m.name.startsWith("raglab:")).map((m) => [m.name.slice(7), m.startTime]))"""
 CHECKED = ("precision", "recall", "mrr", "ndcg", "relevant_in_k")
 
 
@@ -284,8 +287,7 @@ def first_paint_then_move(page, move=None) -> dict:
         figures["correct_written"] = written
         figures["key_down"] = page.evaluate("window.__keyAt")  # the key reached the page
         figures["table"] = page.evaluate("document.documentElement.dataset.views === 'table'")
-        figures["marks"] = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
-            .filter((m) => m.name.startsWith('raglab:')).map((m) => [m.name.slice(7), m.startTime]))""")
+        figures["marks"] = page.evaluate(MARKS)
     return figures
 
 
