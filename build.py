@@ -30,15 +30,16 @@ from raglab_site.compression import add_precompressed, compress_ahead, is_precom
 from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
 from raglab_site.snapshot import snapshot_assets
-from raglab_site.templates import MissingAsset, render, template_environment
+from raglab_site.templates import MissingAsset, check_no_html_entities, render, template_environment
 from raglab_site.views import view_table_assets
 
 SRC = ROOT / "site_src"
 
 sys.path.insert(0, str(ROOT))
-from raglab_core import LabError, browser, conventions, data_panel, form, loading, readings  # noqa: E402
-from raglab_core.controls import UNJUDGED, UNJUDGED_LABEL  # noqa: E402
-from raglab_core.lab import check_defaults, compute, default_state  # noqa: E402
+from raglab_core import LabError, words  # noqa: E402
+from raglab_core.lab import check_defaults, compute, conventions, default_state, form  # noqa: E402
+from raglab_core.lab.controls import UNJUDGED  # noqa: E402
+from raglab_core.runs import panel  # noqa: E402
 
 
 # --- reading the sources ------------------------------------------------------------------
@@ -181,7 +182,8 @@ def page_context(page, config, scenario, view, assets, lab_config, inline) -> di
         # The conventions panel (DESIGN §4.4): its table, and its formulas as MathML, made here.
         "conventions": {row["name"]: row for row in conventions.TABLE},
         "mathml": lambda latex: Markup(mathml(latex, "inline")),
-        "unjudged": {"token": UNJUDGED, "label": UNJUDGED_LABEL},  # the grade select's «sin juicio»
+        "unjudged": {"token": UNJUDGED, "label": words.UNJUDGED_LABEL},  # the grade select's «sin juicio»
+        "complete_label": words.COMPLETE_LABEL,  # «Tus datos»' checkbox, named by its warnings too
     }
 
 
@@ -238,7 +240,7 @@ def make_site() -> dict[str, bytes]:
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
-        "data": data_panel.page_settings(),  # its default measures, rows drawn and sentences
+        "data": panel.page_settings(),  # its default measures, rows drawn and sentences
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
@@ -248,35 +250,16 @@ def make_site() -> dict[str, bytes]:
     # Its two big files, which boot.js preloads at once (the worker's own requests for them come
     # after the first frame and are answered from the HTTP cache).
     lab_config["preload"] = {"wasm": pyodide_base + "pyodide.asm.wasm", "snapshot": snapshot_entry and snapshot_entry["url"]}
-    lab_config["dataSaverText"] = loading.data_saver_notice(lab_config["runtimeBytes"])
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
-    lab_config["texts"] = readings.status_texts()  # the other sentences lab.js shows
-    lab_config["workerTexts"] = browser.worker_texts()  # worker.js's, in its "init" message (boot.js)
+    lab_config.update(words.page_texts(lab_config["runtimeBytes"]))  # every sentence the scripts show
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline(SRC / "inline"))
     files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
     add_precompressed(files)
     files["sw.js"] = render_service_worker(env, files, lab_config["serviceWorker"], snapshot_entry["keptCache"])
-    check_no_html_entities(files)
+    check_no_html_entities(files, SRC / "templates")
     return files
-
-
-# What HTML autoescaping writes (markupsafe: & < > " '): in a file that is not HTML, always a bug.
-HTML_ENTITY = re.compile(rb"&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
-NOT_TEXT = (".br", ".gz", ".wasm", ".zip", ".whl", ".bin", ".png", ".ico")
-
-
-def check_no_html_entities(files: dict[str, bytes]) -> None:
-    """Fail the build when a file other than HTML holds an HTML entity (an escaped template value)."""
-    for path, data in sorted(files.items()):
-        if path.endswith((".html", *NOT_TEXT)):
-            continue
-        found = HTML_ENTITY.search(data)
-        if found:
-            line = data.count(b"\n", 0, found.start()) + 1
-            raise BuildError(SRC / "templates", f"dist/{path}:{line} holds the HTML entity {found.group().decode()}: "
-                                                "only HTML templates may be HTML-escaped")
 
 
 def render_service_worker(env, files: dict[str, bytes], enabled: bool, kept: str) -> bytes:

@@ -33,7 +33,7 @@ def load(root):
         del sys.modules[name]
     sys.path.insert(0, str(root))
     try:
-        return importlib.import_module("raglab_core.evaluation")
+        return importlib.import_module("raglab_core.runs.evaluation")
     finally:
         sys.path.pop(0)
 

@@ -1,56 +1,22 @@
-"""Command line: evaluate your own retriever's run against qrels, and compare two runs.
+"""Command line: ``python -m raglab_core COMMAND``.
 
 ::
 
-    python -m raglab_core eval QRELS RUN [RUN2] [--measures "nDCG@10 R@100 …"]
-        [--ties double|float32] [--complete] [--json] [-q]
-        [--permutations 10000] [--seed 42]
+    python -m raglab_core eval QRELS RUN [RUN2] [--measures "nDCG@10 R@100 …"] [--json] …
 
-Measures are named as ir_measures names them (:mod:`raglab_core.evaluation`;
-default ``nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10``); ``--k``,
-``--umbral`` and ``--gain`` remain as a shorthand for the lab's four metrics,
-``P(rel=umbral)@k R(rel=umbral)@k RR(rel=umbral)@k nDCG(dcg=…)@k``. Files are
-TREC, BEIR TSV (qrels) or JSON, detected (:mod:`raglab_core.trec`), and a run
-is read as a stream: one query in memory at a time when its lines are grouped
-by query (as every TREC tool writes them; otherwise it is read again, held
-whole; :mod:`raglab_core.inputs`, as the page does). Output is an aligned table, per query with ``-q``, or JSON with
-``--json`` (:func:`raglab_core.report.build_report`: values keyed by the
-measure names exactly as ir_measures prints them).
+Each command's body lives with its domain: ``eval`` in :mod:`raglab_core.runs.cli`. This module
+only parses the command line and hands it over. Exit status: 0 on success, 1 when an input file is
+malformed, 2 for usage errors and unreadable files.
 
-An undefined value is ``null`` in JSON and ``n/a`` in the table. Notes on
-skipped queries go to stderr. Exit status: 0 on success, 1 when an input file
-is malformed (every problem found is listed in English on stderr, nothing is
-printed on stdout) or a run shares no query with the qrels, 2 for usage
-errors (unsupported measures included) and unreadable files.
-
->>> qrels = {"q1": {"a": 1, "b": 1}}
->>> runs = [("run.txt", evaluate_run(qrels, {"q1": {"a": 0.5, "c": 0.7}, "q9": {"a": 1.0}}, ["P@2", "RR"]))]
->>> report, comparison = build_report(runs)
->>> print(format_table(report), end="")
-ties=double
-<BLANKLINE>
-run      queries     P@2      RR
-run.txt        1  0.5000  0.5000
->>> skipped_notes(runs, comparison)
-['run.txt: skipped 1 query without judgments (q9)']
+>>> args = build_parser().parse_args(["eval", "qrels.txt", "run.txt", "--measures", "nDCG@10"])
+>>> args.command, args.qrels, args.run, args.measures
+('eval', 'qrels.txt', 'run.txt', 'nDCG@10')
 """
 
 import argparse
-import os
 import sys
 
-from .decoding import read_text_chunks
-from .errors import LabError
-from .evaluation import DEFAULT_MEASURES, SUPPORTED, TIES, evaluate_run, lab_measures, parse_measures
-from .inputs import SLOTS, Reading, read_all, run_names
-from .metrics import GAIN_ALIASES, GAINS
-from .report import PERMUTATIONS, SEED, build_report, p_value_bound, report_json, require_common_queries, warned_runs
-
-TIES_HELP = (
-    "how tied scores compare: 'double' (default) matches trec_eval 10.0 (2023) and ranx; "
-    "'float32' rounds scores to single precision first, matching trec_eval 9.x and pytrec_eval "
-    "(so ir_measures, which calls pytrec_eval)"
-)
+from .runs import cli as eval_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,29 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact retrieval measures for your own runs (trec_eval conventions, ir_measures names).",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    evaluate = commands.add_parser(
-        "eval",
-        help="evaluate a run (and compare a second one) against qrels",
-        description="Evaluate RUN (and compare RUN2 with it) against QRELS.",
-        epilog=f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
-        f"{SUPPORTED}. Formats: TREC (extra run columns ignored, # comments; trec_eval 10), BEIR TSV qrels, JSON.",
-    )
-    add = evaluate.add_argument
-    add("qrels", metavar="QRELS", help="qrels: TREC (qid iter docid rel), BEIR TSV (query-id corpus-id score) or JSON")
-    add("run", metavar="RUN", help="run: TREC (qid Q0 docid rank score tag [ignored columns]) or JSON {qid: {docid: score}}")
-    add("run2", metavar="RUN2", nargs="?", help="a second run, compared with RUN (the baseline)")
-    add("--measures", help=f"measures in ir_measures notation, separated by spaces (default {DEFAULT_MEASURES!r})")
-    add("--k", type=_at_least(1), help="shorthand: the lab's P, R, RR and nDCG at cut-off k (default 10)")
-    add("--umbral", type=_at_least(1), help="shorthand: relevant if rel >= umbral (default 1)")
-    add("--gain", choices=(*GAIN_ALIASES, *GAINS),
-        help="shorthand: nDCG gain 2^rel-1 (exponential or exp-log2, default) or rel (linear or log2)")
-    add("--ties", choices=TIES, default="double", help=TIES_HELP)
-    add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
-    add("--json", action="store_true", help="print JSON instead of a table")
-    add("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")
-    add("--permutations", type=_at_least(1), default=PERMUTATIONS,
-        help=f"randomization test permutations (default {PERMUTATIONS})")
-    add("--seed", type=int, default=SEED, help=f"randomization test seed (default {SEED})")
+    eval_command.add_parser(commands, _at_least)
     return parser
 
 
@@ -98,101 +42,6 @@ def _at_least(minimum):
     return whole
 
 
-def skipped_notes(runs, comparison) -> list[str]:
-    """English notes on the queries the evaluations (``[(name, RunEvaluation)]``) skipped or left unpaired."""
-    notes = [note for name, result in runs for note in _skipped(name, result)]
-    if comparison and comparison.unpaired:
-        unpaired = comparison.unpaired
-        notes.append(f"comparison: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
-    return notes
-
-
-def _skipped(name, result):
-    # qrels queries missing from the run are a warning (raglab_core.sanity), not a note
-    if result.not_in_qrels:
-        yield f"{name}: skipped {_count(result.not_in_qrels)} without judgments ({_sample(result.not_in_qrels)})"
-
-
-def _count(qids):
-    return f"{len(qids)} quer{'y' if len(qids) == 1 else 'ies'}"
-
-
-def _sample(qids, shown=5):
-    return ", ".join(qids[:shown]) + (", …" if len(qids) > shown else "")
-
-
-def format_table(report, per_query=False) -> str:
-    """The plain-text report: per-query tables (``per_query``), means, comparison."""
-    labels = report["measures"]
-    blocks = [f"ties={report['ties']}" + ("  complete" if report["complete"] else "")]
-    if per_query:
-        for run in report["runs"]:
-            rows = [[qid, *(_number(scores[name]) for name in labels)] for qid, scores in run["per_query"].items()]
-            rows.append(["mean", *(_number(run["mean"][name]) for name in labels)])
-            blocks.append(f"{run['name']}\n" + _align(["query", *labels], rows))
-    rows = [
-        [run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in labels)] for run in report["runs"]
-    ]
-    blocks.append(_align(["run", "queries", *labels], rows))
-    comparison = report["comparison"]
-    if comparison:
-        title = (
-            f"{comparison['candidate']} - {comparison['baseline']} (baseline)"
-            f" over {comparison['queries']} paired queries;\n"
-            f"{comparison['test']}, {comparison['permutations']} permutations, seed {comparison['seed']}"
-        )
-        title += f";\n95% CI: paired percentile bootstrap, {comparison['resamples']} resamples, seed {comparison['seed']}"
-        rows = []
-        for label in labels:
-            result = comparison["metrics"][label]
-            counts = [str(result[key]) for key in ("wins", "ties", "losses")]
-            low, high = result["ci95"]
-            rows.append([label, f"{result['mean_delta']:+.4f}", f"[{low:+.4f}, {high:+.4f}]", *counts, _p(result, comparison['permutations'])])
-        blocks.append(title + "\n" + _align(["measure", "delta", "95% CI", "wins", "ties", "losses", "p-value"], rows))
-    return "\n\n".join(blocks) + "\n"
-
-
-def _p(result, permutations):
-    """A p-value: exact, or with its Monte Carlo standard error (a bound when no permutation reached it)."""
-    if result["p_value_exact"]:
-        return f"{result['p_value']:.4f} (exact)" if result["p_value"] >= 0.0001 else "< 0.0001 (exact)"
-    if result["p_value"] == 0:
-        return f"< {p_value_bound(permutations):.4f}"
-    return f"{result['p_value']:.4f} ± {result['p_value_se']:.4f}"
-
-
-def _number(value):
-    return "n/a" if value is None else f"{value:.4f}"
-
-
-def _align(header, rows):
-    """Columns padded to their widest cell: the first left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = []
-    for row in [header, *rows]:
-        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
-def file_chunks(path, size=1 << 20):
-    """The text of the file at ``path``, about ``size`` bytes at a time (a leading UTF-8 BOM dropped); bytes that
-    are not UTF-8 raise :class:`raglab_core.decoding.NotUTF8`, which says where."""
-    return read_text_chunks(path, size)
-
-
-def _measures(args, parser):
-    shorthand = (args.k, args.umbral, args.gain) != (None, None, None)
-    if shorthand and args.measures is not None:
-        parser.error("--measures cannot be combined with --k, --umbral or --gain")
-    try:
-        if shorthand:
-            return lab_measures(args.k or 10, args.umbral or 1, args.gain or "exp-log2")
-        return parse_measures(DEFAULT_MEASURES if args.measures is None else args.measures)
-    except LabError as error:
-        parser.error(error.render("en"))
-
-
 def main(argv=None) -> int:
     """Run the command line; return the exit status (argparse exits with 2 on usage errors)."""
     parser = build_parser()
@@ -200,40 +49,7 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    measures = _measures(args, parser)
-    paths = [args.run] + ([args.run2] if args.run2 else [])
-    reading = Reading(args.qrels, paths, measures, args.ties, args.complete, keep_going=True)
-    try:  # every file is read, so that all bad ones are reported
-        read_all(reading, lambda slot: file_chunks(args.qrels if slot == "qrels" else paths[SLOTS.index(slot)]))
-    except OSError as failure:  # a path the user mistyped: a usage error
-        print(f"{parser.prog} eval: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
-        return 2
-    errors = [error.render("en") for error in reading.errors]
-    runs = [(name, reading.evaluations.get(slot)) for slot, name in zip(SLOTS, run_names(paths))]
-    try:
-        if not errors:
-            require_common_queries(runs, os.path.basename(args.qrels))
-    except LabError as error:
-        errors.append(error.render("en"))
-    if errors:
-        for error in errors:
-            print(f"error: {error}", file=sys.stderr)
-        return 1
-    report, comparison = build_report(runs, args.permutations, args.seed)
-    notes = skipped_notes(runs, comparison)
-    if args.json:
-        output = report_json(report)
-    else:
-        output = format_table(report, args.per_query)
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    for warning in report["warnings"]:  # they change no value and no exit status
-        print(f"warning: {warning['message']}", file=sys.stderr)
-    warned = comparison and warned_runs(report)
-    if warned:
-        print(f"warning: the comparison rests on data with warnings ({', '.join(warned)})", file=sys.stderr)
-    sys.stdout.write(output)
-    return 0
+    return eval_command.run(args, parser)
 
 
 if __name__ == "__main__":

@@ -7,33 +7,11 @@ build-time memory snapshot (``snapshot.mjs``) captures exactly what the page run
 import json
 import traceback
 
-from .decoding import first_bad_byte
 from .errors import LabError
 from .lab import compute
-from .loading import boot_texts
-from .trec import TrecFormatError
-
-
-INVALID_STATE = "Estado no válido: {message}"
-INTERNAL_FAILURE = (
-    "La página falló al calcular este estado (un error suyo, no de los valores que elegiste): ves los últimos "
-    "valores correctos. Recarga la página; si vuelve a pasar, avisa a quien publica el sitio."
-)
-INTERNAL_EVALUATION_FAILURE = (
-    "La página falló al evaluar (un error suyo, no de tus ficheros). Recarga la página; si vuelve a pasar, "
-    "avisa a quien publica el sitio."
-)
-
-
-def worker_texts() -> dict:
-    """Every sentence worker.js says, by name (the build's ``lab_config.workerTexts``, which reaches the worker
-    in its "init" message): the boot's (:func:`raglab_core.loading.boot_texts`), and the page's own failure
-    when Python fails without an answer (``compute_failed``, ``evaluate_failed``).
-
-    >>> sorted(worker_texts())[:3]
-    ['boot_failed', 'compute_failed', 'evaluate_failed']
-    """
-    return {**boot_texts(), "compute_failed": INTERNAL_FAILURE, "evaluate_failed": INTERNAL_EVALUATION_FAILURE}
+from .runs.decoding import first_bad_byte
+from .runs.trec import TrecFormatError
+from .words import INTERNAL_EVALUATION_FAILURE, INTERNAL_FAILURE, INVALID_STATE
 
 
 def _internal(text: str) -> str:
@@ -79,9 +57,9 @@ def warm_up() -> int:
 
     import raglab_core
 
-    for module in pkgutil.iter_modules(raglab_core.__path__):
-        if module.name != "__main__":
-            importlib.import_module(f"raglab_core.{module.name}")
+    for module in pkgutil.walk_packages(raglab_core.__path__, "raglab_core."):  # subpackages too
+        if module.name != "raglab_core.__main__":
+            importlib.import_module(module.name)
     documents = [
         {"id": f"d{i}", "title": f"Documento {i}", "grade": i % 4, "first_stage_score": 1 - i / 10,
          "reranker_score": (i * 7 % 10) / 10}
@@ -144,7 +122,7 @@ def evaluate_json(request_json: str, progress=None) -> str:
     >>> json.loads(evaluate_json('{"qrels": {"name": "q", "text": ""}, "runs": []}'))["ok"]
     False
     """
-    from .data_panel import evaluate_files
+    from .runs.panel import evaluate_files
 
     try:
         request = json.loads(request_json)
@@ -162,7 +140,7 @@ def evaluate_json(request_json: str, progress=None) -> str:
 
 
 class EvaluationBridge:
-    """:class:`raglab_core.data_panel.EvaluationSession` for the worker, which streams files into it.
+    """:class:`raglab_core.runs.panel.EvaluationSession` for the worker, which streams files into it.
 
     The worker only asks and passes text: ``while (slot = bridge.next())``, it streams that file into
     :meth:`feed` (until it answers ``true``) and calls :meth:`end` (or :meth:`unreadable`); then
@@ -177,7 +155,7 @@ class EvaluationBridge:
     """
 
     def __init__(self, settings_json: str, progress=None):
-        from .data_panel import EvaluationSession
+        from .runs.panel import EvaluationSession
 
         self.failure = None
         try:
@@ -223,7 +201,7 @@ class EvaluationBridge:
 
     def undecodable(self, details_json: str) -> None:
         """The file being read is not UTF-8: the failure says what it looks like, where, and how to save it
-        as UTF-8 (:mod:`raglab_core.decoding`). ``details_json``: ``{"head": [bytes], "data": [bytes], "base",
+        as UTF-8 (:mod:`raglab_core.runs.decoding`). ``details_json``: ``{"head": [bytes], "data": [bytes], "base",
         "skip"}``: the file's first bytes, and the bytes from file offset ``base`` in which the browser's
         decoder failed (their first ``skip`` may end a character begun before)."""
 
@@ -253,6 +231,3 @@ class EvaluationBridge:
 
         return self._call(lambda: json.dumps(saved()))
 
-
-evaluate_json.streaming = EvaluationBridge
-"""The worker's handle on the streaming bridge: its boot connects ``compute_json`` and ``evaluate_json`` only."""

@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass
 
+from .checks import whole_number
 from .errors import LabError
-from .validate import whole_number
 
 
 @dataclass(frozen=True)

@@ -3,20 +3,22 @@
 The core raises a :class:`LabError` with a *code* and its *parameters*, never
 a sentence: the edges put it into words, the page in Spanish (``str(error)``,
 ``error.render("es")``) and the command line in English
-(``error.render("en")``). This follows :class:`raglab_core.trec.Problem`,
+(``error.render("en")``). This follows :class:`raglab_core.runs.trec.Problem`,
 whose ``render(language)`` does the same for file problems from the same catalogue
 (:data:`MESSAGES`, the only one: every bilingual message of the core is there).
 """
 
 from .formatting import integer
+from .words import COMPLETE_LABEL
 
 RUN_LAYOUT = "qid Q0 docid rank score tag"
 QRELS_LAYOUT = "qid iter docid rel"
+BEIR_LAYOUT = "query-id corpus-id score"
 
 # code -> (English, Spanish) templates, filled from LabError.params (or, for a file's problems, from
-# raglab_core.trec.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
+# raglab_core.runs.trec.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
 MESSAGES = {
-    # raglab_core.validate: arguments of the metric and chunking functions
+    # raglab_core.checks: arguments of the metric and chunking functions
     "not_integer": ("{name} must be an integer.", "{name} debe ser un número entero."),
     "below_minimum": (
         "{name} must be an integer greater than or equal to {minimum}.",
@@ -45,7 +47,7 @@ MESSAGES = {
     ),
     # raglab_core.chunking (and the lab's «solape» control)
     "overlap_not_below_chunk": ("Must be less than the chunk size.", "Debe ser menor que el tamaño del chunk."),
-    # raglab_core.evaluation and raglab_core.report
+    # raglab_core.runs.evaluation and raglab_core.runs.report
     "settings_differ": (
         "Both evaluations must use the same measures and tie mode.",
         "Las dos evaluaciones deben usar las mismas medidas y el mismo tratamiento de empates.",
@@ -75,7 +77,7 @@ MESSAGES = {
     ),
     # A message the page's own modules (lab, controls, scenario, data panel) write: Spanish only.
     "page": ("{text}", "{text}"),
-    # raglab_core.trec: one problem in a qrels or run file (Problem.kind, filled from Problem.details).
+    # raglab_core.runs.trec: one problem in a qrels or run file (Problem.kind, filled from Problem.details).
     # English quotes values with repr() (escapes show odd characters); Spanish with «», as the page does.
     "columns": (
         "expected {expected} columns ({layout}), found {found}",
@@ -115,8 +117,8 @@ MESSAGES = {
         "JSON {what} must be an object {{qid: {{docid: value}}}}; {where} is not an object",
         "{what} JSON deben ser un objeto {{qid: {{docid: valor}}}}; {where} no es un objeto",
     ),
-    # raglab_core.sanity: warnings on the data, which change no value. {run} is the run's name, {examples}
-    # query ids and {value} a number, each as the language writes them (raglab_core.sanity.Notice.render).
+    # raglab_core.runs.sanity: warnings on the data, which change no value. {run} is the run's name, {examples}
+    # query ids and {value} a number, each as the language writes them (raglab_core.runs.sanity.Notice.render).
     "run_none_judged": (
         (
             "{run}: none of the documents it ranks in the query it shares with the qrels is judged, so every "
@@ -145,13 +147,13 @@ MESSAGES = {
             "{run}: 1 query of the qrels ({total} in all) is not in the run ({examples}); it is left out of its "
             "means (--complete scores it 0, as trec_eval -c does).",
             "«{run}»: 1 consulta de los qrels (de {total} en total) no está en el run ({examples}); queda fuera de "
-            "sus medias (la casilla «Contar como 0 las consultas que falten» la puntúa con 0, como trec_eval -c).",
+            "sus medias (la casilla «" + COMPLETE_LABEL + "» la puntúa con 0, como trec_eval -c).",
         ),
         (
             "{run}: {count} queries of the qrels ({total} in all) are not in the run ({examples}); they are left "
             "out of its means (--complete scores them 0, as trec_eval -c does).",
             "«{run}»: {count} consultas de los qrels (de {total} en total) no están en el run ({examples}); quedan "
-            "fuera de sus medias (la casilla «Contar como 0 las consultas que falten» las puntúa con 0, como "
+            "fuera de sus medias (la casilla «" + COMPLETE_LABEL + "» las puntúa con 0, como "
             "trec_eval -c).",
         ),
     ),
@@ -159,13 +161,13 @@ MESSAGES = {
         (
             "{run}: 1 query of the qrels ({total} in all) is not in the run ({examples}); it scores 0 (--complete).",
             "«{run}»: 1 consulta de los qrels (de {total} en total) no está en el run ({examples}); cuenta como 0 "
-            "(casilla «Contar como 0 las consultas que falten»).",
+            "(casilla «" + COMPLETE_LABEL + "»).",
         ),
         (
             "{run}: {count} queries of the qrels ({total} in all) are not in the run ({examples}); they score 0 "
             "(--complete).",
             "«{run}»: {count} consultas de los qrels (de {total} en total) no están en el run ({examples}); cuentan "
-            "como 0 (casilla «Contar como 0 las consultas que falten»).",
+            "como 0 (casilla «" + COMPLETE_LABEL + "»).",
         ),
     ),
     "missing_note": (  # next to the complete checkbox: what it decides about, in the last evaluation
@@ -211,7 +213,7 @@ MESSAGES = {
             "trec_eval.",
         ),
     ),
-    # raglab_core.decoding: a file that is not UTF-8, its likely encoding, and how to save it as UTF-8
+    # raglab_core.runs.decoding: a file that is not UTF-8, its likely encoding, and how to save it as UTF-8
     "not_utf8_utf16": (
         "{name}: not UTF-8 text: it looks like UTF-16 (it starts with a UTF-16 byte order mark; Windows PowerShell 5 "
         "writes UTF-16 with > and Out-File). The first byte that is not UTF-8 is at offset {offset}. Save it as "

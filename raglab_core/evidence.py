@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import chunking
+from .checks import whole_number
 from .errors import LabError
-from .validate import whole_number
 
 
 @dataclass(frozen=True)

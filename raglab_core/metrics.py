@@ -44,8 +44,8 @@ import math
 import operator
 from collections import Counter
 
+from .checks import grade_list, whole_number
 from .errors import LabError
-from .validate import grade_list, whole_number
 
 
 def _checked(grades, k, threshold=0):
@@ -238,7 +238,7 @@ def condensed(grades) -> list:
 
 # --- The binary measures' fast paths: one function per formula, unchecked --------------------------
 # The checked functions above validate their input, then call these; the evaluator's per-query loop
-# (:mod:`raglab_core.evaluation`, runs of 7 M lines) calls them directly. Their semantics are the
+# (:mod:`raglab_core.runs.evaluation`, runs of 7 M lines) calls them directly. Their semantics are the
 # evaluator's, which are trec_eval's [1]_ (``m_P.c``, ``m_recall.c``, ``m_recip_rank.c``,
 # ``m_map_cut.c``, ``m_success.c``) and ir_measures' (``Judged``):
 #
@@ -341,17 +341,17 @@ def average_precision(grades, k: int | None, rel: int, total: int) -> float | No
     return precision_sum(grades[:k], rel) / total if total else None
 
 
-def precision_sum(grades, threshold) -> float:
+def precision_sum(grades, rel) -> float:
     """``Σ_{i : rel(i)} P@i`` over all of ``grades`` (already cut at k; unchecked): AP's and context precision's numerator.
 
-    ``None`` and grades below ``threshold`` are not relevant.
+    ``None`` and grades below ``rel`` are not relevant.
 
     >>> precision_sum([1, None, 1], 1) == 1 / 1 + 2 / 3
     True
     """
     hits, summed = 0, 0.0
     for rank, grade in enumerate(grades, start=1):
-        if grade is not None and grade >= threshold:
+        if grade is not None and grade >= rel:
             hits += 1
             summed += hits / rank
     return summed
@@ -372,8 +372,8 @@ def judged_share(grades) -> float | None:
 
 # --- DCG: one gain, one discount, one sum -----------------------------------------------------------
 # The checked functions above and below (``dcg_at_k``, ``ndcg_at_k``) validate their input, then call
-# these unchecked fast paths, which the evaluator's per-query loop (:mod:`raglab_core.evaluation`) and
-# the lab's breakdown (:mod:`raglab_core.arithmetic`) call directly.
+# these unchecked fast paths, which the evaluator's per-query loop (:mod:`raglab_core.runs.evaluation`) and
+# the lab's breakdown (:mod:`raglab_core.lab.breakdown`) call directly.
 
 GAINS = {"exp-log2": "2^g − 1", "log2": "g"}
 """The gains of DCG, named as ir_measures' ``dcg`` parameter names them: ``"exp-log2"`` is

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from raglab_core import loading
+from raglab_core import words
 
 from . import ROOT, BuildError, wasm
 from .assets import short_hash, subresource_integrity
@@ -57,7 +57,7 @@ def snapshot_assets(wheel: bytes, module: bytes) -> tuple[dict[str, bytes], dict
         "layout": layout,
         "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
         # The status line while it downloads, worded here: the worker shows the last step reached.
-        "progress": loading.download_steps(len(snapshot)),
+        "progress": words.download_steps(len(snapshot)),
         "keptCache": KEPT_CACHE,
     }
     return files, entry

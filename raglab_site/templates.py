@@ -5,6 +5,7 @@ Rendering errors become :class:`BuildError` naming the template file and line.
 
 from __future__ import annotations
 
+import re
 import traceback
 from pathlib import Path
 
@@ -49,3 +50,20 @@ def render(env: jinja2.Environment, name: str, context: dict) -> str:
     except MissingAsset as error:
         path, line = template_line(directory, error)
         raise BuildError(path, f"missing asset: {error.args[0]} is not in site_src/static/", line) from None
+
+
+# What HTML autoescaping writes (markupsafe: & < > " '): in a file that is not HTML, always a bug.
+HTML_ENTITY = re.compile(rb"&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
+NOT_TEXT = (".br", ".gz", ".wasm", ".zip", ".whl", ".bin", ".png", ".ico")
+
+
+def check_no_html_entities(files: dict[str, bytes], templates: Path) -> None:
+    """Fail the build when a file other than HTML holds an HTML entity (an escaped template value)."""
+    for path, data in sorted(files.items()):
+        if path.endswith((".html", *NOT_TEXT)):
+            continue
+        found = HTML_ENTITY.search(data)
+        if found:
+            line = data.count(b"\n", 0, found.start()) + 1
+            raise BuildError(templates, f"dist/{path}:{line} holds the HTML entity {found.group().decode()}: "
+                                                "only HTML templates may be HTML-escaped")

@@ -27,7 +27,8 @@ import json
 import re
 from pathlib import Path
 
-from raglab_core import compute, form, loading
+from raglab_core import compute, words
+from raglab_core.lab import form
 
 from . import ROOT
 from .assets import hashed_name, subresource_integrity
@@ -179,17 +180,24 @@ def view_table_assets(scenario: dict) -> tuple[dict[str, bytes], dict]:
     the only thing answering."""
     data = table_bytes(scenario)
     path = "assets/" + hashed_name("views.json", data)
-    return {path: data}, {"url": path, "integrity": subresource_integrity(data), "loading": loading.TABLE_ANSWERS}
+    return {path: data}, {"url": path, "integrity": subresource_integrity(data), "loading": words.TABLE_ANSWERS}
+
+
+def cache_key(scenario: dict, core: Path = CORE) -> str:
+    """The table's cache key: a hash of the scenario, of every module of raglab_core (its subpackages'
+    too, each named by its path inside the package) and of this file."""
+    key = hashlib.sha256(_canonical(scenario).encode())
+    for path in sorted(core.rglob("*.py")):
+        key.update(path.relative_to(core).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    key.update(b"views.py\0" + hashlib.sha256(Path(__file__).read_bytes()).digest())
+    return key.hexdigest()[:24]
 
 
 def table_bytes(scenario: dict) -> bytes:
     """The table as the page downloads it (compact JSON), cached (raglab_site/cache.py) by the hash
     of its inputs: the scenario, raglab_core's sources and this file. (That every state's view, rebuilt
     from it, is compute()'s is tests/test_views.py's check: here it would double the time.)"""
-    key = hashlib.sha256(_canonical(scenario).encode())
-    for path in sorted(CORE.glob("*.py")) + [Path(__file__)]:
-        key.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    cached = CACHE / "views" / f"{key.hexdigest()[:24]}.json"
+    cached = CACHE / "views" / f"{cache_key(scenario)}.json"
     hit = load(cached)
     if hit is not None:
         return hit

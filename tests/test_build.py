@@ -17,6 +17,7 @@ import build
 from raglab_site import runtime
 from raglab_site.devserver import serving
 from raglab_site.runtime import PYODIDE_FILES
+from raglab_site.templates import HTML_ENTITY
 from raglab_core import compute
 
 from .conftest import ROOT, load_scenario
@@ -93,7 +94,7 @@ def test_server_rendered_numbers_equal_compute_of_the_default_state(parsed):
 
 
 def test_the_form_table_drives_the_page_and_lab_js(dist, parsed):
-    from raglab_core import form
+    from raglab_core.lab import form
 
     html = (dist / "index.html").read_text("utf-8")
     table = form.table(len(load_scenario()["documents"]))
@@ -309,7 +310,7 @@ def test_no_html_entities_outside_html(dist):
     assert "script-src 'self' 'wasm-unsafe-eval'" in headers and "&#" not in headers
     for path in dist.rglob("*"):
         if path.suffix in (".js", ".json", ".css", ".txt") or path.name == "_headers":
-            assert not build.HTML_ENTITY.search(path.read_bytes()), path
+            assert not HTML_ENTITY.search(path.read_bytes()), path
 
 
 def test_an_escaped_value_outside_html_fails_the_build(sources, tmp_path, capsys):

@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raglab_core.__main__ import main
-from raglab_core.evaluation import evaluate_run, lab_measures
-from raglab_core.report import build_report, compare_runs
+from raglab_core.runs.evaluation import evaluate_run
+from raglab_core.runs.measures import lab_measures
+from raglab_core.runs.report import build_report
+from raglab_core.runs.comparison import compare_runs
 
 from .conftest import ROOT
 from .trec_data import qrels_lines, random_collection, run_lines, write_lines

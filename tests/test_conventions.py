@@ -29,7 +29,8 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from raglab_core import compute, conventions
+from raglab_core import compute
+from raglab_core.lab import conventions
 
 from .conftest import load_scenario
 
@@ -268,7 +269,7 @@ qids = st.sampled_from(["q1", "q2", "q3"])
 def test_the_evaluators_r_cap_is_beirs_recall_cap(qrels, run, k, rel):
     """BEIR sorts by score alone (Python's stable sort on ties); the run's distinct scores here are
     made strictly decreasing in trec_eval's order first, so both see one order."""
-    from raglab_core.evaluation import evaluate_run, trec_order
+    from raglab_core.runs.evaluation import evaluate_run, trec_order
 
     strict = {q: {d: float(-i) for i, d in enumerate(trec_order(scores))} for q, scores in run.items()}
     result = evaluate_run(qrels, strict, [f"R_cap(rel={rel})@{k}" if rel != 1 else f"R_cap@{k}"])
@@ -277,7 +278,7 @@ def test_the_evaluators_r_cap_is_beirs_recall_cap(qrels, run, k, rel):
 
 
 def test_r_cap_is_listed_and_named_as_beir_names_it():
-    from raglab_core.evaluation import SUPPORTED, parse_measures
+    from raglab_core.runs.measures import SUPPORTED, parse_measures
 
     assert [str(m) for m in parse_measures("R_cap@10 R_cap(rel=2)@5")] == ["R_cap@10", "R_cap(rel=2)@5"]
     assert SUPPORTED.endswith("R_cap@k")

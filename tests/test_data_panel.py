@@ -8,11 +8,12 @@ import pytest
 
 from raglab_core import LabError
 from raglab_core.browser import EvaluationBridge, evaluate_json
-from raglab_core.data_panel import EvaluationSession, evaluate_files, panel_view
-from raglab_core.loading import megabytes
-from raglab_core.evaluation import DEFAULT_MEASURES, evaluate_run, parse_measures
-from raglab_core.report import build_report
-from raglab_core.trec import parse_qrels, parse_run
+from raglab_core.runs.panel import EvaluationSession, evaluate_files, panel_view
+from raglab_core.words import megabytes
+from raglab_core.runs.measures import DEFAULT_MEASURES, parse_measures
+from raglab_core.runs.evaluation import evaluate_run
+from raglab_core.runs.report import build_report
+from raglab_core.runs.trec import parse_qrels, parse_run
 
 from .conftest import ROOT
 
@@ -184,7 +185,7 @@ def test_an_ungrouped_run_is_asked_for_again_and_read_whole():
 
 
 def test_the_command_line_and_the_page_name_runs_alike(tmp_path):
-    """One rule (raglab_core.inputs.run_names): the file name, made distinct with A:/B: only when both are the same."""
+    """One rule (raglab_core.runs.inputs.run_names): the file name, made distinct with A:/B: only when both are the same."""
     files = [tmp_path / "qrels.txt", tmp_path / "bm25.txt", tmp_path / "dense.txt"]
     for path, text in zip(files, ("q1 0 a 1\n", "q1 Q0 a 1 1 t\n", "q1 Q0 b 1 1 t\n")):
         path.write_text(text)

@@ -8,8 +8,8 @@ from raglab_core import LabError, chunking, metrics
 from raglab_core.__main__ import main
 from raglab_core.browser import compute_json, evaluate_json
 from raglab_core.errors import MESSAGES
-from raglab_core.evaluation import evaluate_run
-from raglab_core.report import compare_runs
+from raglab_core.runs.evaluation import evaluate_run
+from raglab_core.runs.comparison import compare_runs
 
 from .conftest import load_scenario
 from .trec_data import write_lines
@@ -112,7 +112,7 @@ def test_an_internal_error_is_the_pages_failure_not_an_invalid_state(monkeypatch
     refused = json.loads(browser.compute_json("not json"))
     assert "internal" not in refused and refused["text"].startswith("Estado no válido: ")
 
-    monkeypatch.setattr("raglab_core.data_panel.evaluate_files", broken)
+    monkeypatch.setattr("raglab_core.runs.panel.evaluate_files", broken)
     failed = json.loads(evaluate_json(json.dumps({"qrels": {}, "runs": []})))
     assert failed["internal"] is True and failed["message"].startswith("La página falló al evaluar")
 

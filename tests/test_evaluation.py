@@ -32,16 +32,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from raglab_core.errors import LabError
-from raglab_core.evaluation import (
-    DEFAULT_MEASURES,
-    TIES,
-    evaluate_run,
-    lab_measures,
-    parse_measure,
-    parse_measures,
-    trec_order,
-)
-from raglab_core.report import compare_runs, randomization_test
+from raglab_core.runs.measures import DEFAULT_MEASURES, lab_measures, parse_measure, parse_measures
+from raglab_core.runs.evaluation import TIES, evaluate_run, trec_order
+from raglab_core.runs.comparison import compare_runs
+from raglab_core.runs.statistics import randomization_test
 
 from .trec_data import nudged_run, random_collection
 

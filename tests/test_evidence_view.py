@@ -126,7 +126,7 @@ def test_share_never_rounds_to_the_extremes():
 
 
 def evidence_share(fraction):
-    from raglab_core.readings import share
+    from raglab_core.lab.chunking_reading import share
 
     return share(fraction)
 
@@ -225,7 +225,7 @@ def test_no_copy_of_the_strip_geometry_outside_python():
 
 def test_the_scenario_explains_its_evidence_default(scenario):
     from raglab_core import LabError
-    from raglab_core.scenario import validate_scenario
+    from raglab_core.lab.scenario import validate_scenario
 
     assert scenario["defaults"]["evidencia"] == 100 and "100 tokens" in scenario["notes"]["evidencia"]
     with pytest.raises(LabError) as caught:

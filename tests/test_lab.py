@@ -5,7 +5,8 @@ from math import log2
 
 import pytest
 
-from raglab_core import LabError, compute, form, metrics
+from raglab_core import LabError, compute, metrics
+from raglab_core.lab import form
 from raglab_core.lab import check_defaults
 
 NBSP = "\u00a0"
@@ -289,7 +290,7 @@ def test_compute_is_deterministic_and_does_not_mutate_its_input(scenario):
 
 
 def test_controls_are_read_within_the_form_tables_ranges(scenario):
-    from raglab_core import form
+    from raglab_core.lab import form
 
     for row in form.table(len(scenario["documents"]))["controls"]:
         if row["name"] == "posicion":  # a place on the strip: clamped to it, never an error

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from raglab_core import LabError
-from raglab_core.ranking import rerank_prefix
+from raglab_core.lab.reranking import rerank_prefix
 
 SCORES = [0.12, 0.71, 0.40, 0.93, 0.08, 0.66, 0.90, 0.45]
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from raglab_core import form
+from raglab_core.lab import form
 
 from .conftest import ROOT
 

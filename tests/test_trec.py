@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from raglab_core.errors import LabError
-from raglab_core.trec import MAX_REPORTED, Problem, TrecFormatError, parse_qrels, parse_run
+from raglab_core.runs.trec import MAX_REPORTED, Problem, TrecFormatError, parse_qrels, parse_run
 
 from .trec_data import qrels_lines, run_lines
 
@@ -227,7 +227,7 @@ def test_any_text_either_parses_or_raises_only_trec_format_error(lines):
 
 # --- trec_eval 10 and BEIR formats, strict numbers, streaming (issue 13) ---------------------------
 
-from raglab_core.trec import QrelsReader, RunNotGrouped, RunReader  # noqa: E402
+from raglab_core.runs.trec import QrelsReader, RunNotGrouped, RunReader  # noqa: E402
 
 
 def test_trec_eval_10_runs_with_extra_columns_and_comments_read_as_the_plain_run():

@@ -12,12 +12,12 @@ import pytest
 
 from raglab_core.__main__ import main
 from raglab_core.browser import EvaluationBridge
-from raglab_core.data_panel import evaluate_files
-from raglab_core.evaluation import evaluate_run, trec_order
-from raglab_core.report import (
-    EXACT_LIMIT, bootstrap_intervals, build_report, compare_runs, exact_randomization_test, randomization_test,
-)
-from raglab_core.trec import parse_qrels, parse_run
+from raglab_core.runs.panel import evaluate_files
+from raglab_core.runs.evaluation import evaluate_run, trec_order
+from raglab_core.runs.statistics import EXACT_LIMIT, bootstrap_intervals, exact_randomization_test, randomization_test
+from raglab_core.runs.report import build_report
+from raglab_core.runs.comparison import compare_runs
+from raglab_core.runs.trec import parse_qrels, parse_run
 
 from .conftest import ROOT
 
@@ -121,6 +121,24 @@ def test_query_id_retrieved_low_judged_and_undefined_measures_are_warned_about()
     assert (undefined["count"], undefined["total"], undefined["measures"], undefined["examples"]) == (
         1, 3, ["R@10", "AP"], ["q2"])
     assert "there is no value of R@10 and AP for it" in undefined["message"]
+
+
+def test_r_cap_is_warned_about_when_a_query_has_no_relevant_judgment(capsys, tmp_path):
+    """R_cap@k is None without relevant judgments, like R@k: the registry says so, and both edges warn."""
+    from raglab_core.runs.measures import FAMILIES
+
+    assert {name for name, family in FAMILIES.items() if family.undefined_without_relevant} == {"R", "R_cap", "AP", "nDCG"}
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 0\n", "utf-8")
+    run.write_text("q1 Q0 d1 1 2.0 t\nq2 Q0 d3 1 1.0 t\n", "utf-8")
+    status, out, err = cli(capsys, qrels, run, "--measures", "R_cap@10 P@1", "--json")
+    [warning] = [w for w in json.loads(out)["warnings"] if w["code"] == "queries_without_relevant"]
+    assert (status, warning["measures"], warning["examples"], warning["count"]) == (0, ["R_cap@10"], ["q2"], 1)
+    assert "queries_without_relevant" not in err and "R_cap@10" in err
+    view = evaluate_files({"name": "qrels.txt", "text": qrels.read_text("utf-8")},
+                          [{"name": "run.txt", "text": run.read_text("utf-8")}], "R_cap@10 P@1")
+    [shown] = [w for w in view["warnings"] if w["code"] == "queries_without_relevant"]
+    assert "R_cap@10" in shown["text"] and "«q2»" in shown["text"]
 
 
 def test_clean_runs_get_no_warning(capsys):
@@ -234,7 +252,7 @@ def test_panel_shows_the_interval_and_reads_it_without_overclaiming():
 
 
 def stream(bridge, files):
-    """What data-worker.js does: read each file Python asks for (raglab_core.inputs.Reading), then finish."""
+    """What data-worker.js does: read each file Python asks for (raglab_core.runs.inputs.Reading), then finish."""
     bodies = dict(zip(("qrels", "A", "B"), files))
     while slot := bridge.next():
         bridge.feed(bodies[slot])

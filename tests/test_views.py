@@ -82,3 +82,21 @@ def test_the_table_is_made_again_byte_for_byte_without_the_cache(shipped, tmp_pa
     monkeypatch.setattr(views, "CACHE", tmp_path)
     assert views.table_bytes(load_scenario()) == data
     assert list(tmp_path.rglob("*.json"))  # and it is cached for the next build
+
+
+def test_a_change_to_a_module_in_a_subpackage_invalidates_the_table_cache(tmp_path):
+    """The key reads every module, subpackages included: a stale table would answer with old views."""
+    import shutil
+
+    core = tmp_path / "raglab_core"
+    shutil.copytree(views.CORE, core, ignore=shutil.ignore_patterns("__pycache__"))
+    scenario = load_scenario()
+    before = views.cache_key(scenario, core)
+    assert views.cache_key(scenario, core) == before  # deterministic
+    for module in (core / "lab" / "ranking_reading.py", core / "runs" / "measures.py", core / "words.py"):
+        module.write_text(module.read_text("utf-8") + "\n# changed\n", "utf-8")
+        after = views.cache_key(scenario, core)
+        assert after != before, module
+        before = after
+    (core / "lab" / "__init__.py").rename(core / "runs" / "moved.py")  # a file moved, same bytes
+    assert views.cache_key(scenario, core) != before

@@ -64,7 +64,7 @@
       },
       lock: config.lock,
       data: absolute(config.dataWorker),
-      texts: config.workerTexts, // raglab_core.browser.worker_texts: every sentence the worker says
+      texts: config.workerTexts, // raglab_core.words.worker_texts: every sentence the worker says
     });
     return worker;
   }

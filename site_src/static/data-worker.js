@@ -14,7 +14,7 @@ const TEXT_PER_CALL = 1 << 20; // characters handed to Python at a time (about 2
  * about TEXT_PER_CALL characters at a time, decoded as UTF-8 (a leading BOM dropped; a byte sequence
  * that is not UTF-8 throws), and stops the reading by returning true.
  */
-const HEAD_BYTES = 4096; // raglab_core.decoding.HEAD
+const HEAD_BYTES = 4096; // raglab_core.runs.decoding.HEAD
 
 /** Bytes that are not UTF-8: `data` (from file offset `base`; its first `skip` bytes may end a character). */
 class NotUTF8 extends Error {
@@ -116,15 +116,15 @@ export function answer(message, post) {
 
 /**
  * Evaluate `request` ({evaluation, qrels, runs, measures, ties, complete}; files as {name, file | text})
- * with `evaluateJson` (raglab_core.browser.evaluate_json); `post(type, fields)` sends the messages.
+ * with `EvaluationBridge` (raglab_core.browser.EvaluationBridge); `post(type, fields)` sends the messages.
  */
-export async function evaluate(evaluateJson, request, post) {
+export async function evaluate(EvaluationBridge, request, post) {
   const { evaluation } = request;
   if (held.bridge) held.bridge.destroy();
   held = { evaluation: null, rows: [], bridge: null };
   const items = { qrels: request.qrels, A: request.runs[0], B: request.runs[1] };
   const files = [request.qrels, ...request.runs];
-  const bridge = evaluateJson.streaming( // raglab_core.browser.EvaluationBridge
+  const bridge = EvaluationBridge(
     JSON.stringify({
       measures: request.measures,
       ties: request.ties,
@@ -143,7 +143,7 @@ export async function evaluate(evaluateJson, request, post) {
         await streamText(items[slot], (text, done) => bridge.feed(text, done));
       } catch (error) {
         if (error instanceof NotUTF8) {
-          // raglab_core.decoding says which encoding it looks like, where, and how to save it as UTF-8.
+          // raglab_core.runs.decoding says which encoding it looks like, where, and how to save it as UTF-8.
           const { head, data, base, skip } = error;
           bridge.undecodable(JSON.stringify({ head: Array.from(head), data: Array.from(data), base, skip }));
           continue;

@@ -1,7 +1,7 @@
 /* data.js — the «Tus datos» panel: choose qrels and runs, evaluate them in a worker, show the result.
  *
  * Files (File objects, never read here) go to a worker of their own, which streams them into Python
- * (so the lab's sliders stay live, and «Cancelar» can simply stop it); raglab_core.data_panel parses,
+ * (so the lab's sliders stay live, and «Cancelar» can simply stop it); raglab_core.runs.panel parses,
  * evaluates and words everything. This file only hands files over and writes the returned panel
  * out — as text nodes.
  */
@@ -10,7 +10,7 @@
 
   const panel = document.querySelector('[data-panel="data"]');
   const config = JSON.parse(document.getElementById("lab-config").textContent);
-  const WORDS = config.data.words; // raglab_core.data_panel.page_settings: every sentence of this file
+  const WORDS = config.data.words; // raglab_core.words.data_panel_words: every sentence of this file
   const SLOTS = ["qrels", "run-a", "run-b"];
   const chosen = {}; // slot -> {name, file} | {name, text}
   const $ = (selector) => panel.querySelector(selector);
@@ -296,7 +296,7 @@
     result.hidden = false;
     delete result.dataset.stale;
     out("summary").textContent = view.summary;
-    // Warnings come first: they say what the numbers below rest on (raglab_core.sanity words them).
+    // Warnings come first: they say what the numbers below rest on (raglab_core.runs.sanity words them).
     warningList.replaceChildren(...view.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
     $("[data-data-warnings]").hidden = view.warnings.length === 0;
     out("complete-note").textContent = view.complete_note; // next to the choice that decides how they count
@@ -444,7 +444,7 @@
     request(0, true);
   }
 
-  // --- one query, opened: each run's first documents side by side (raglab_core.data_panel.query_detail) ---
+  // --- one query, opened: each run's first documents side by side (raglab_core.runs.panel.query_detail) ---
 
   function askDetail(qid) {
     if (worker && !busy) worker.postMessage({ type: "evaluate-detail", evaluation, qid });

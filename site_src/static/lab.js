@@ -10,11 +10,11 @@
   const ANNOUNCE_DELAY_MS = 900;
   const root = document.documentElement;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
-  const NAMES = config.form.controls.map((row) => row.name); // raglab_core.form's table
+  const NAMES = config.form.controls.map((row) => row.name); // raglab_core.lab.form's table
   // Controls whose value follows the others until the URL or the user sets it (`total`, `posicion`).
   const FOLLOWING = config.form.controls.filter((row) => row.follows).map((row) => row.name);
   const documents = config.scenario.documents;
-  const TEXTS = config.texts; // raglab_core.readings.status_texts: every sentence this file shows
+  const TEXTS = config.texts; // raglab_core.words.status_texts: every sentence this file shows
 
   const controls = {};
   const defaults = {};
@@ -524,7 +524,7 @@
     while (conventionsBody.children.length > viewRows.length) conventionsBody.lastElementChild.remove();
   }
 
-  // The strip's geometry comes from raglab_core.arithmetic (sizes included): this only moves rectangles.
+  // The strip's geometry comes from raglab_core.lab.strip (sizes included): this only moves rectangles.
   const evidenceMark = strip && strip.querySelector("[data-evidence]");
   // The slider laid over the strip begins and ends where Python says, so its thumb sits on the span.
   // No evidence, no inset: lab.css's fallback (none).
@@ -762,7 +762,7 @@
       boot.onStart(attachWorker);
     } else if (!boot.worker) {
       // Data saver (boot.js): Python comes with the first use of a control, and says so at once.
-      setStatus("static", config.dataSaverText); // raglab_core.loading, with the runtime's size
+      setStatus("static", config.dataSaverText); // raglab_core.words, with the runtime's size
       const lab = document.getElementById("laboratorio");
       const begin = () => {
         for (const type of ["focusin", "pointerdown", "input"]) lab.removeEventListener(type, begin, true);

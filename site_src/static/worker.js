@@ -4,7 +4,7 @@
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
  * check the SHA-256 the build recorded before using what they downloaded, in any context (plain
  * HTTP included). Every number and sentence comes from raglab_core.browser (compute_json for the
- * lab; evaluate_json and its EvaluationBridge for «Tus datos», whose code, data-worker.js, is
+ * lab; EvaluationBridge for «Tus datos», whose code, data-worker.js, is
  * imported on the first evaluation); this file only loads Python and passes JSON through.
  *
  * Its messages, in and out, all here:
@@ -15,7 +15,7 @@
  *   progress: Array<[number, number, string]>, keptCache: string} | null),
  *   lock: object, data: string, texts: Object<string, string>}} InitMessage  Where Python is (boot.js;
  *   the snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `texts`: every
- *   sentence this worker says, by name (raglab_core.browser.worker_texts, put in the page at build time).
+ *   sentence this worker says, by name (raglab_core.words.worker_texts, put in the page at build time).
  * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
  *   `ahead`: one lab.js asks for before the user does.
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
@@ -25,7 +25,7 @@
  *   ascending: boolean, limit: number}} EvaluateRowsMessage  The first `limit` per-query rows of that
  *   evaluation, sorted by `column`; `request` numbers the asks of one table.
  * @typedef {{type: "evaluate-detail", evaluation: number, qid: string}} EvaluateDetailMessage  A query's
- *   first documents in each run (raglab_core.data_panel.query_detail).
+ *   first documents in each run (raglab_core.runs.panel.query_detail).
  * @typedef {{type: "evaluate-download", evaluation: number, kind: ("json" | "csv")}} EvaluateDownloadMessage
  *   What `eval --json` prints, or the per-query table.
  *
@@ -39,7 +39,7 @@
  * @typedef {{type: "eval-progress", evaluation: number, fraction: number, text: string}} EvalProgressMessage
  * @typedef {{type: "evaluated", evaluation: number, ok: boolean, panel?: object, message?: string,
  *   problems?: string[], internal?: boolean, detail?: string}} EvaluatedMessage  The panel
- *   (raglab_core.data_panel.panel_view, without its rows but with `row_count`) or why not.
+ *   (raglab_core.runs.panel.panel_view, without its rows but with `row_count`) or why not.
  * @typedef {{type: "rows", evaluation: number, request: number, rows: (object[][] | null)}} RowsMessage
  *   `rows` null: this worker does not hold that evaluation's rows.
  * @typedef {{type: "detail", evaluation: number, ok: boolean, detail?: object}} DetailMessage
@@ -48,7 +48,7 @@
  * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
  */
 
-let TEXTS = {}; // raglab_core.browser.worker_texts, from "init": this file words nothing itself
+let TEXTS = {}; // raglab_core.words.worker_texts, from "init": this file words nothing itself
 
 // Installs the wheel in the plain boot, after checking its SHA-256 (in Python: hashlib works in
 // any context, while crypto.subtle needs a secure one).
@@ -66,7 +66,7 @@ _install
 
 let computeJson = null;
 let afterReady = null; // work that waits until the page is ready (keeping the snapshot)
-let evaluateJson = null;
+let evaluationBridge = null; // raglab_core.browser.EvaluationBridge, for «Tus datos»
 let booting = null;
 // Boot milestones (absolute ms since the epoch), sent with "ready" for bench/page.py.
 const milestones = { workerStart: performance.timeOrigin };
@@ -465,7 +465,7 @@ async function boot(config) {
 
 function connect(bridge) {
   computeJson = bridge.compute_json;
-  evaluateJson = bridge.evaluate_json;
+  evaluationBridge = bridge.EvaluationBridge;
 }
 
 let dataModule = null; // data-worker.js's URL (from "init")
@@ -492,10 +492,10 @@ self.addEventListener("message", async (event) => {
     );
   } else if (message.type === "evaluate") {
     await booting;
-    if (!evaluateJson) return; // the boot failed and said so
+    if (!evaluationBridge) return; // the boot failed and said so
     try {
       dataPanel ??= import(dataModule);
-      await (await dataPanel).evaluate(evaluateJson, message.request, post);
+      await (await dataPanel).evaluate(evaluationBridge, message.request, post);
     } catch (error) {
       post("evaluated", {
         evaluation: message.request.evaluation,

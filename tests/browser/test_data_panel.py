@@ -8,8 +8,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from raglab_core.data_panel import evaluate_files
-from raglab_core.evaluation import DEFAULT_MEASURES
+from raglab_core.runs.panel import evaluate_files
+from raglab_core.runs.measures import DEFAULT_MEASURES
 
 from ..conftest import ROOT
 from ..trec_data import big_collection, qrels_lines, run_lines, write_lines

@@ -9,8 +9,8 @@ import sys
 
 from playwright.sync_api import expect
 
-from raglab_core.evaluation import trec_order
-from raglab_core.trec import parse_qrels, parse_run
+from raglab_core.runs.evaluation import trec_order
+from raglab_core.runs.trec import parse_qrels, parse_run
 
 from ..conftest import ROOT
 from .test_data_panel import evaluated, lab, raw_cells  # noqa: F401 (lab: the fixture)
@@ -65,7 +65,7 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
     with page.expect_download() as saving:
         page.click('[data-action="download-json"]')
     downloaded = saving.value.path().read_text()
-    assert downloaded == printed  # the same run names too (raglab_core.inputs.run_names)
+    assert downloaded == printed  # the same run names too (raglab_core.runs.inputs.run_names)
     with page.expect_download() as saving:
         page.click('[data-action="download-csv"]')
     rows = list(csv.reader(io.StringIO(saving.value.path().read_text())))

@@ -23,10 +23,10 @@ requirement (and, where it helps, what was wrong).
 import math
 import re
 
-from . import metrics
-from .errors import LabError
+from .. import metrics
+from ..errors import LabError
+from ..formatting import count, integer, spanish_list
 from .form import CONTROL_NAMES, MAX_GRADE, MAX_TOTAL, table
-from .formatting import count, integer, spanish_list
 
 #: How each control is named in Spanish messages.
 CONTROL_LABELS = {
@@ -44,12 +44,12 @@ CONTROL_LABELS = {
 }
 #: The chunking controls, in the order :func:`~raglab_core.chunking.footprint` takes them.
 CHUNKING_INPUTS = ("docs", "tokens_doc", "chunk", "solape")
+EVIDENCE_INPUTS = ("tokens_doc", "chunk", "solape", "evidencia")
+"""The controls the evidence's containment depends on (its price also on ``docs``)."""
 
 MAX_TEXT_LENGTH = 40
 UNJUDGED = "u"
 """The URL's token for a document nobody judged (``?grades=0,2,u,3,…``) and its select option's value."""
-UNJUDGED_LABEL = "sin juicio"
-"""How the page names that grade: the select's option, the breakdown's grade cell, the ranking row."""
 _ASCII_WHOLE = re.compile(r"[0-9]+")
 _SIGNED = re.compile(r"[+-][0-9]+")
 _DECIMAL = re.compile(r"[+-]?[0-9]*[.,][0-9]+|[+-]?[0-9]+[.,][0-9]*")

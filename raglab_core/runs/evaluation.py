@@ -1,8 +1,9 @@
 """Evaluate a run against qrels with ir_measures' measures, trec_eval-exact, query by query.
 
 Input is plain data: ``qrels`` ``{qid: {docid: rel}}`` and, per query, the
-run's ``{docid: score}`` (what :mod:`raglab_core.trec` reads). Measures are
-named in ir_measures' notation [2]_ (:func:`parse_measures`): ``P@10``,
+run's ``{docid: score}`` (what :mod:`raglab_core.runs.trec` reads). Measures are
+declared in :mod:`raglab_core.runs.measures` and named in ir_measures' notation
+[2]_ (:func:`~raglab_core.runs.measures.parse_measures`): ``P@10``,
 ``P(rel=2)@5``, ``R@100``, ``RR@10``, ``AP@100``, ``Success@10``,
 ``Judged@10``, ``nDCG@10`` (linear gain, trec_eval's ``ndcg_cut``) and
 ``nDCG(dcg='exp-log2')@10`` (gain ``2^g − 1``, the lab's), plus BEIR's
@@ -12,7 +13,7 @@ unchecked function of :mod:`raglab_core.metrics` that holds its formula
 (:func:`~raglab_core.metrics.precision`, ``recall``, ``recall_cap``,
 ``reciprocal_rank``, ``average_precision``, ``success``, ``judged_share``,
 ``ndcg``), whose docstring gives the formula and its source; the lab's checked
-functions (``precision_at_k``, ...) call the same ones (:meth:`Measure.value`).
+functions (``precision_at_k``, ...) call the same ones (:meth:`~raglab_core.runs.measures.Measure.value`).
 
 Conventions, each checked against trec_eval (through ir_measures and
 pytrec_eval) and ranx in ``tests/test_evaluation.py``:
@@ -64,172 +65,18 @@ References
 """
 
 import math
-import re
 from array import array
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from . import metrics
-from .errors import LabError
-from .metrics import (
-    average_precision,
-    judged_share,
-    ndcg,
-    precision,
-    recall,
-    recall_cap,
-    reciprocal_rank,
-    relevant,
-    success,
-)
+from ..errors import LabError
+from ..metrics import judged_share
+from .measures import DEFAULT_MEASURES, parse_measures
 
 TIES = ("double", "float32")
 """How scores are compared: ``"double"`` (trec_eval 10.0, ranx) or ``"float32"`` (trec_eval 9.x, pytrec_eval)."""
-
-# --- measure names (ir_measures' notation) ---------------------------------------------------------
-
-
-class Measure(NamedTuple):
-    """One measure: ``family`` (a key of :data:`FAMILIES`), ``cutoff`` (``None``: the whole ranking),
-    ``rel`` (minimum relevant grade) and ``dcg`` (nDCG's gain). ``str()`` is ir_measures' name.
-
-    >>> str(Measure("P", 5, rel=2)), str(Measure("nDCG", 10, dcg="exp-log2")), str(Measure("RR", None))
-    ('P(rel=2)@5', "nDCG(dcg='exp-log2')@10", 'RR')
-    """
-
-    family: str
-    cutoff: int | None
-    rel: int = 1
-    dcg: str = "log2"
-
-    def __str__(self):
-        param = ""
-        if self.rel != 1:
-            param = f"(rel={self.rel})"
-        elif self.dcg != "log2":
-            param = f"(dcg='{self.dcg}')"
-        return self.family + param + ("" if self.cutoff is None else f"@{self.cutoff}")
-
-    def value(self, grades, judgments):
-        """This measure of one query: ``grades`` the judged grade of each ranked document, rank 1 first,
-        ``None`` when unjudged (at least the first ``cutoff``; all of them when ``cutoff`` is None),
-        ``judgments`` every grade the qrels hold for the query (for the number of relevant documents
-        and the ideal DCG). Each formula is :mod:`raglab_core.metrics`' unchecked fast path.
-
-        >>> [Measure(f, 2).value([2, None, 1], [2, 1, 1, 0]) for f in ("P", "R", "R_cap", "RR", "AP", "Success", "Judged")]
-        [0.5, 0.3333333333333333, 0.5, 1.0, 0.3333333333333333, 1.0, 0.5]
-        """
-        family, k, rel = self.family, self.cutoff, self.rel
-        if family == "P":
-            return precision(grades, k, rel)
-        if family == "R":
-            return recall(grades, k, rel, relevant(judgments, rel))
-        if family == "R_cap":
-            return recall_cap(grades, k, rel, relevant(judgments, rel))
-        if family == "RR":
-            return reciprocal_rank(grades, k, rel)
-        if family == "AP":
-            return average_precision(grades, k, rel, relevant(judgments, rel))
-        if family == "Success":
-            return success(grades, k, rel)
-        if family == "Judged":
-            return judged_share(grades[:k])
-        return ndcg(grades, k, judgments, self.dcg)
-
-
-FAMILIES = {
-    # family: (parameters it takes, cut-off required, aliases ir_measures also accepts)
-    "P": (("rel",), True, ("Precision",)),
-    "R": (("rel",), True, ("Recall",)),
-    "R_cap": (("rel",), True, ()),  # BEIR's; not in ir_measures
-    "RR": (("rel",), False, ("MRR",)),
-    "AP": (("rel",), False, ("MAP",)),
-    "Success": (("rel",), True, ()),
-    "Judged": ((), False, ()),
-    "nDCG": (("dcg",), False, ("NDCG",)),
-}
-SUPPORTED = "P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k, R_cap@k"
-"""What :func:`parse_measure` accepts, as errors list it (``rel=`` also for R, RR, AP and Success)."""
-DEFAULT_MEASURES = "nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10"
-"""The measures reported when none are asked for (the CLI and the «Tus datos» panel)."""
-MAX_CUTOFF = 1_000_000
 JUDGED_DEPTH = 10
-"""The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.sanity`)."""
-_NAME = re.compile(r"([A-Za-z]+(?:_cap)?)(?:\((.*)\))?(?:@([0-9]+))?")
-_ALIASES = {alias: family for family, (_, _, aliases) in FAMILIES.items() for alias in (family, *aliases)}
+"""The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.runs.sanity`)."""
 
-
-def parse_measure(text: str) -> Measure:
-    """A measure from its ir_measures name; ``LabError("measure_unknown")`` listing :data:`SUPPORTED` otherwise.
-
-    >>> parse_measure("P(rel=2)@5"), str(parse_measure("MRR@10"))
-    (Measure(family='P', cutoff=5, rel=2, dcg='log2'), 'RR@10')
-    >>> parse_measure("ERR@10")
-    Traceback (most recent call last):
-      ...
-    raglab_core.errors.LabError: Medida no admitida: «ERR@10». Se admiten: P@k, P(rel=r)@k, R@k, RR, RR@k, AP, AP@k, Success@k, Judged@k, nDCG, nDCG@k, nDCG(dcg='exp-log2')@k, R_cap@k.
-    """
-    match = _NAME.fullmatch(text.strip())
-    family = _ALIASES.get(match.group(1)) if match else None
-    if family is None:
-        raise LabError("measure_unknown", field="measures", name=text, supported=SUPPORTED)
-    params, cutoff_required, _ = FAMILIES[family]
-    values = {}
-    for item in [] if match.group(2) is None else match.group(2).split(","):
-        key, equals, raw = (part.strip() for part in item.partition("="))
-        if not equals or key not in params or key in values:
-            raise LabError("measure_unknown", field="measures", name=text, supported=SUPPORTED)
-        values[key] = raw
-    rel, dcg = 1, "log2"
-    if "rel" in values:
-        if not (values["rel"].isascii() and values["rel"].isdigit() and 1 <= int(values["rel"]) <= 1000):
-            raise LabError("measure_param", field="measures", name=text, param="rel", allowed="1, 2, 3, …")
-        rel = int(values["rel"])
-    if "dcg" in values:
-        dcg = values["dcg"].strip("'\"")
-        if dcg not in metrics.GAINS or values["dcg"][:1] != values["dcg"][-1:] or values["dcg"][:1] not in "'\"":
-            raise LabError("measure_param", field="measures", name=text, param="dcg", allowed="'log2', 'exp-log2'")
-    cutoff = None if match.group(3) is None else int(match.group(3))
-    if cutoff is not None and not 1 <= cutoff <= MAX_CUTOFF:
-        raise LabError("measure_cutoff", field="measures", name=text, maximum=MAX_CUTOFF)
-    if cutoff is None and cutoff_required:
-        raise LabError("measure_needs_cutoff", field="measures", name=text, family=family)
-    return Measure(family, cutoff, rel, dcg)
-
-
-def parse_measures(text) -> list:
-    """Measures from names separated by spaces or commas (outside parentheses), repeats dropped.
-
-    ``text`` may also be a list of names. ``LabError("no_measures")`` when empty.
-
-    >>> [str(m) for m in parse_measures("nDCG@10, P(rel=2)@5 nDCG@10 nDCG(dcg='exp-log2')@10")]
-    ['nDCG@10', 'P(rel=2)@5', "nDCG(dcg='exp-log2')@10"]
-    """
-    names = text if isinstance(text, (list, tuple)) else re.findall(r"(?:\([^)]*\)|[^\s,(])+", str(text))
-    measures, seen = [], set()
-    for name in names:
-        measure = name if isinstance(name, Measure) else parse_measure(name)
-        if str(measure) not in seen:
-            seen.add(str(measure))
-            measures.append(measure)
-    if not measures:
-        raise LabError("no_measures", field="measures", supported=SUPPORTED)
-    return measures
-
-
-def lab_measures(k: int, umbral: int = 1, gain: str = "exp-log2") -> list:
-    """The lab's four metrics in ir_measures' names: P, R, RR at ``rel=umbral`` and nDCG, all at ``k``.
-
-    ``gain`` is a key of :data:`raglab_core.metrics.GAINS` or one of its aliases.
-
-    >>> [str(m) for m in lab_measures(5, 2)], str(lab_measures(5, gain="linear")[3])
-    (['P(rel=2)@5', 'R(rel=2)@5', 'RR(rel=2)@5', "nDCG(dcg='exp-log2')@5"], 'nDCG@5')
-    """
-    dcg = metrics.gain_name(gain)
-    return [Measure("P", k, umbral), Measure("R", k, umbral), Measure("RR", k, umbral), Measure("nDCG", k, dcg=dcg)]
-
-
-# --- ranking and evaluating ------------------------------------------------------------------------
 
 
 def tie_mode(ties: str) -> str:
@@ -295,7 +142,7 @@ class RunEvaluation:
     lack of judgments; ``not_in_run``: qrels queries the run does not answer
     (scored as empty rankings when ``complete``).
 
-    What the sanity warnings (:mod:`raglab_core.sanity`) need, gathered while
+    What the sanity warnings (:mod:`raglab_core.runs.sanity`) need, gathered while
     the queries were scored: ``any_judged`` (some document the run ranks for
     a query it shares with the qrels is judged), ``example`` (when none is:
     ``(qid, first ranked docid, a judged docid of that query)``),
@@ -325,7 +172,7 @@ class RunEvaluator:
     """Evaluates a run one query at a time (:meth:`add`), keeping only each query's values.
 
     This is what lets a 7 M-line run be evaluated in bounded memory: the
-    reader (:class:`raglab_core.trec.RunReader`) hands over each query's
+    reader (:class:`raglab_core.runs.trec.RunReader`) hands over each query's
     documents as soon as the query ends, and they are dropped once scored.
     Each query must be added once; :meth:`result` ends the run.
     """

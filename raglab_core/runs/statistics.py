@@ -1,11 +1,16 @@
-"""What the command line and the «Tus datos» panel report: two runs compared, and the report itself.
+"""The statistics every comparison here shares: a paired randomization test, a bootstrap interval, Holm.
 
-Both edges, ``python -m raglab_core eval`` (English) and the page's panel
-(Spanish, :mod:`raglab_core.data_panel`), report through this module, so
-they share its defaults (:data:`PERMUTATIONS`, :data:`SEED`), the JSON
-shape (:func:`build_report`), the no-common-query check and
-how a p-value reads against the number of permutations
-(:func:`p_value_text`).
+Runs compared query by query (:mod:`raglab_core.runs.report`) and, later, chunk configurations
+compared query by query use these and no other copy:
+
+* :func:`randomization_test` — the two-sided paired randomization (permutation) test of the
+  mean difference, Fisher's as Smucker et al. (2007) recommend for IR and ranx implements
+  (``fisher_randomization_test``), by Monte Carlo over sign vectors with a seed;
+  :func:`exact_randomization_test` enumerates all ``2^n`` sign vectors when ``n`` is small
+  (:data:`EXACT_LIMIT`);
+* :func:`bootstrap_intervals` — the 95 % paired percentile bootstrap of the mean difference,
+  resampling queries (Efron & Tibshirani 1993, ch. 13);
+* :func:`p_value_text` — how a p-value reads against the number of permutations.
 
 References
 ----------
@@ -13,23 +18,19 @@ References
    Evaluation and Comparison", ECIR 2022 (``fisher_randomization_test``).
 .. [2] M. D. Smucker, J. Allan and B. Carterette, "A comparison of statistical
    significance tests for information retrieval evaluation", CIKM 2007.
+.. [3] B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman & Hall, 1993.
 """
 
-import json
 import math
 import random
 import sys
 from array import array
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
 
-from .errors import LabError
-from .evaluation import RunEvaluation, evaluate_run
-from .formatting import decimal
-from .sanity import run_warnings
-from .validate import whole_number
+from ..checks import whole_number
+from ..formatting import decimal
 
 PERMUTATIONS = 10_000
 """Default number of sign permutations of the randomization test."""
@@ -52,10 +53,10 @@ def p_value_bound(permutations: int) -> float:
     return 3 / permutations
 
 
-def p_value_text(p: float, permutations: int, exact: bool = False, se: float = 0.0) -> str:
-    """A p-value in Spanish, with as much precision as it has.
+def p_value_text(p: float, permutations: int, exact: bool = False, se: float = 0.0, language: str = "es") -> str:
+    """A p-value with as much precision as it has, in Spanish (``"es"``) or English (``"en"``).
 
-    Exact: four decimals (``'< 0,0001'`` below). Estimated from
+    Exact: four decimals (``'< 0,0001'`` below), marked ``(exact)`` in English. Estimated from
     ``permutations`` sign vectors: the estimate ± its Monte Carlo standard
     error ``se``; when none reached the observed difference,
     ``'< 3/permutations'`` (:func:`p_value_bound`).
@@ -64,53 +65,16 @@ def p_value_text(p: float, permutations: int, exact: bool = False, se: float = 0
     ('0,0415', '< 0,0001')
     >>> p_value_text(0.009, 10_000, se=0.000944), p_value_text(0.0, 10_000), p_value_text(0.0, 100)
     ('0,0090 ± 0,0009', '< 0,0003', '< 0,0300')
+    >>> p_value_text(0.0415, 10_000, exact=True, language="en"), p_value_text(0.009, 10_000, se=0.000944, language="en")
+    ('0.0415 (exact)', '0.0090 ± 0.0009')
     """
+    number = (lambda x: f"{x:.4f}") if language == "en" else (lambda x: decimal(x, 4))
+    exact_mark = " (exact)" if language == "en" else ""
     if exact:
-        return "< 0,0001" if p < 0.0001 else decimal(p, 4)
+        return ("< " + number(0.0001) if p < 0.0001 else number(p)) + exact_mark
     if p == 0:
-        return f"< {decimal(p_value_bound(permutations), 4)}"
-    return f"{decimal(p, 4)} ± {decimal(se, 4)}"
-
-
-# --- comparing two runs -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MetricComparison:
-    """One metric of two runs compared over paired queries.
-
-    ``deltas`` maps qid -> candidate − baseline (``None`` counted as 0);
-    ``wins``/``ties``/``losses`` count queries where the candidate is
-    above/equal to/below the baseline; ``mean_delta`` is the mean of the
-    deltas; ``ci95`` the 95 % bootstrap interval of that mean
-    (:func:`bootstrap_intervals`); ``p_value`` the two-sided paired
-    randomization test's, ``p_value_exact`` whether it enumerated every sign
-    vector, and ``p_value_se`` its Monte Carlo standard error
-    (``sqrt(p (1 − p) / permutations)``; 0 when exact).
-    """
-
-    mean_delta: float
-    wins: int
-    ties: int
-    losses: int
-    p_value: float
-    deltas: dict
-    ci95: tuple = (0.0, 0.0)
-    p_value_exact: bool = False
-    p_value_se: float = 0.0
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Two runs compared: ``queries`` (paired query ids), ``unpaired`` (evaluated for one run only),
-    the test's ``permutations`` and ``seed``, and a :class:`MetricComparison` per name in ``metrics``."""
-
-    queries: tuple
-    unpaired: tuple
-    permutations: int
-    seed: int
-    metrics: dict
-    resamples: int = RESAMPLES
+        return f"< {number(p_value_bound(permutations))}"
+    return f"{number(p)} ± {number(se)}"
 
 
 _EPSILON = 1e-9
@@ -294,170 +258,3 @@ def bootstrap_intervals(columns, resamples: int = RESAMPLES, seed: int = SEED, l
         column_means.sort()
         intervals.append((_quantile(column_means, tail), _quantile(column_means, 1 - tail)))
     return intervals
-
-
-def compare_runs(
-    baseline: RunEvaluation, candidate: RunEvaluation, permutations: int = PERMUTATIONS, seed: int = SEED,
-    progress=None, resamples: int = RESAMPLES,
-) -> Comparison:
-    """Compare ``candidate`` with ``baseline`` per query, measure by measure: a :class:`Comparison`.
-
-    Paired tests need pairs: only queries evaluated for both runs are compared
-    (others are listed in ``unpaired``). Evaluate both with ``complete=True``
-    to compare over every qrels query, a missing query scoring 0. Both
-    evaluations must share their measures and tie mode (``LabError``
-    otherwise). The same seed gives every measure the same sign vectors, as in
-    ranx. ``progress(index, name)``, if given, is called before each measure's test,
-    and ``progress(len(names), None)`` before the bootstrap intervals
-    (:func:`bootstrap_intervals`, ``resamples`` resamples with ``seed``).
-    With at most :data:`EXACT_LIMIT` non-zero deltas the p-value is exact
-    (:func:`exact_randomization_test`), else estimated from ``permutations``
-    sign vectors (:func:`randomization_test`).
-
-    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
-    >>> first = evaluate_run(qrels, {"q1": {"a": 1.0, "z": 2.0}, "q2": {"b": 1.0}}, ["RR@1"])
-    >>> second = evaluate_run(qrels, {"q1": {"a": 3.0, "z": 2.0}, "q2": {"b": 1.0}}, ["RR@1"])
-    >>> rr = compare_runs(first, second, permutations=1000).metrics["RR@1"]
-    >>> rr.deltas, (rr.wins, rr.ties, rr.losses), rr.mean_delta, rr.p_value, rr.p_value_exact, rr.ci95
-    ({'q1': 1.0, 'q2': 0.0}, (1, 1, 0), 0.5, 1.0, True, (0.0, 1.0))
-    """
-    if (baseline.names, baseline.ties) != (candidate.names, candidate.ties):
-        raise LabError("settings_differ")
-    queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))
-    unpaired = tuple(sorted(baseline.per_query.keys() ^ candidate.per_query.keys()))
-    tested = []
-    for index, name in enumerate(baseline.names):
-        if progress:
-            progress(index, name)
-        deltas = {
-            qid: (candidate.per_query[qid][index] or 0.0) - (baseline.per_query[qid][index] or 0.0)
-            for qid in queries
-        }
-        values = list(deltas.values())
-        exact = sum(1 for delta in values if delta != 0) <= EXACT_LIMIT
-        p_value = exact_randomization_test(values) if exact else randomization_test(values, permutations, seed)
-        tested.append((name, deltas, values, p_value, exact))
-    if progress:
-        progress(len(tested), None)
-    intervals = bootstrap_intervals([values for _, _, values, _, _ in tested], resamples, seed)
-    compared = {}
-    for (name, deltas, values, p_value, exact), interval in zip(tested, intervals):
-        compared[name] = MetricComparison(
-            mean_delta=math.fsum(values) / len(values) if values else 0.0,
-            wins=sum(1 for delta in values if delta > 0),
-            ties=sum(1 for delta in values if delta == 0),
-            losses=sum(1 for delta in values if delta < 0),
-            p_value=p_value,
-            deltas=deltas,
-            ci95=interval,
-            p_value_exact=exact,
-            p_value_se=0.0 if exact else math.sqrt(p_value * (1 - p_value) / permutations),
-        )
-    return Comparison(
-        queries=queries, unpaired=unpaired, permutations=permutations, seed=seed, metrics=compared, resamples=resamples
-    )
-
-
-RUN_WARNINGS = ("run_none_judged", "run_low_judged", "queries_missing_from_run", "query_id_retrieved")
-"""The warnings about one run: the comparison's conclusion rests on data they concern."""
-
-
-def warned_runs(report) -> list:
-    """The compared runs some warning of ``report`` concerns, baseline first."""
-    comparison = report["comparison"]
-    concerned = {warning["run"] for warning in report["warnings"] if warning["code"] in RUN_WARNINGS}
-    return [name for name in (comparison["baseline"], comparison["candidate"]) if name in concerned] if comparison else []
-
-
-def require_common_queries(runs, qrels_name: str) -> None:
-    """``LabError("no_common_query")`` when a run of ``runs`` (``[(name, RunEvaluation)]``) evaluated no query.
-
-    A run and qrels without a common query id have nothing to evaluate: that
-    is an error to report, not a row of zeros.
-    """
-    for name, result in runs:
-        if not result.per_query:
-            raise LabError("no_common_query", field="run", run=name, qrels=qrels_name)
-
-
-# --- the report (the CLI's --json, and the page's «Tus datos» panel) ------------------------------
-
-
-def report_json(report) -> str:
-    """The report as ``python -m raglab_core eval --json`` prints it, and as the page's «Descargar JSON» saves it."""
-    return json.dumps(report, indent=2, allow_nan=False) + "\n"
-
-
-def build_report(runs, permutations=PERMUTATIONS, seed=SEED, progress=None):
-    """The report of one or two evaluated runs: ``(report, comparison)``.
-
-    ``runs`` is a list of one or two ``(name, RunEvaluation)``; with two, the
-    second is compared with the first (the baseline). ``report`` is
-    JSON-ready, every value keyed by the measure's ir_measures name::
-
-        {"measures": [name, …], "ties", "complete",
-         "runs": [{"name", "queries", "mean": {name: value},
-                   "per_query": {qid: {name: value}}}],
-         "comparison": None | {"baseline", "candidate", "queries", "test", "permutations",
-                               "seed", "interval", "resamples",
-                               "metrics": {name: {"mean_delta", "ci95": [lo, hi], "wins", "ties",
-                                                  "losses", "p_value", "p_value_exact",
-                                                  "p_value_se", "per_query"}}},
-         "warnings": [{"code", "message" (English), "run", …}]}
-
-    ``warnings``: :func:`raglab_core.sanity.run_warnings`, which change no value.
-
-    ``comparison`` (a :class:`Comparison` or ``None``) carries what the report
-    leaves out, such as the unpaired queries; ``progress`` is passed to
-    :func:`compare_runs`.
-
-    >>> qrels = {"q1": {"a": 1, "b": 1}}
-    >>> result = evaluate_run(qrels, {"q1": {"a": 0.5, "c": 0.7}}, ["P@2", "nDCG@2"])
-    >>> build_report([("run.txt", result)])[0]["runs"][0]["mean"]
-    {'P@2': 0.5, 'nDCG@2': 0.38685280723454163}
-    """
-    first = runs[0][1]
-    report = {
-        "measures": list(first.names),
-        "ties": first.ties,
-        "complete": first.complete,
-        "runs": [
-            {
-                "name": name,
-                "queries": len(result.per_query),
-                "mean": dict(zip(result.names, result.mean)),
-                "per_query": {qid: dict(zip(result.names, values)) for qid, values in result.per_query.items()},
-            }
-            for name, result in runs
-        ],
-        "comparison": None,
-        "warnings": [notice.as_json() for notice in run_warnings(runs)],
-    }
-    comparison = None
-    if len(runs) == 2:
-        comparison = compare_runs(runs[0][1], runs[1][1], permutations, seed, progress)
-        report["comparison"] = {
-            "baseline": runs[0][0],
-            "candidate": runs[1][0],
-            "queries": len(comparison.queries),
-            "test": TEST_NAME,
-            "permutations": permutations,
-            "seed": seed,
-            "interval": INTERVAL_NAME,
-            "resamples": comparison.resamples,
-            "metrics": {
-                name: {
-                    "mean_delta": result.mean_delta,
-                    "ci95": list(result.ci95),
-                    "wins": result.wins,
-                    "ties": result.ties,
-                    "losses": result.losses,
-                    "p_value": result.p_value,
-                    "p_value_exact": result.p_value_exact,
-                    "p_value_se": result.p_value_se,
-                    "per_query": result.deltas,
-                }
-                for name, result in comparison.metrics.items()
-            },
-        }
-    return report, comparison

@@ -16,9 +16,9 @@ it is compared with, or None), ``needs`` (the controls its value depends on), ``
 ``caveat`` (a warning the row always shows, or "").
 """
 
-from . import metrics
+from .. import metrics
 from .controls import invalid_labels
-from .formatting import DASH, count, decimal
+from ..formatting import DASH, count, decimal
 
 _REL = r"\mathrm{rel}(i)"
 _HITS = r"|\{i \le k : \mathrm{rel}(i)\}|"
@@ -78,28 +78,18 @@ _VALUES = {
 }
 
 
-def values(ranked, judged, k, threshold, total) -> dict:
-    """Each convention's value for the displayed grades ``ranked`` (``None``: unjudged), by name.
-
-    ``judged``: every judged grade of the query (ranked and unretrieved, no ``None``), the ideal's
-    source; ``total``: R, the known relevant documents. A value is ``None`` when undefined (R = 0,
-    an ideal DCG of 0). The unjudged-only rows are present only when ``ranked`` holds a ``None``.
-
-    >>> v = values([3, None, 0, 2], judged=[3, 0, 2, 2], k=2, threshold=2, total=3)
-    >>> v["recall"], v["recall_cap"], v["success"], v["judged"], v["condensed_precision"]
-    (0.3333333333333333, 0.5, 1.0, 0.5, 0.5)
-    """
-    unjudged = None in ranked
-    return {row["name"]: _VALUES[row["name"]](ranked, judged, k, threshold, total)
-            for row in TABLE if unjudged or not row["unjudged_only"]}
-
-
 def rows(ranked, judged, controls, outputs) -> list[dict]:
     """The panel's rows for the view: ``name``, ``value``, ``raw`` (for ``data-value``), ``text`` and ``diff_text``.
 
     ``controls``: the settled control values (``k``, ``umbral``, ``rerank``, ``total``; ``None`` when
     invalid); ``outputs``: the view's outputs (the cards the rows are compared with). A row whose
-    controls are invalid has no value.
+    controls are invalid has no value; a value is ``None`` when undefined (R = 0, an ideal DCG of 0).
+    The unjudged-only rows are present only when ``ranked`` holds a ``None``.
+
+    >>> controls = {"k": 2, "umbral": 2, "rerank": 0, "total": 3}
+    >>> v = {row["name"]: row["value"] for row in rows([3, None, 0, 2], [3, 0, 2, 2], controls, {})}
+    >>> v["recall"], v["recall_cap"], v["success"], v["judged"], v["condensed_precision"]
+    (0.3333333333333333, 0.5, 1.0, 0.5, 0.5)
     """
     k, threshold, total = controls["k"], controls["umbral"], controls["total"]
     unjudged = None in ranked

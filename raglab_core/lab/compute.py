@@ -1,6 +1,6 @@
 """The whole lab view from the page's state: ``compute(state) -> view``.
 
-``state`` is a dict: ``"scenario"`` (see :mod:`raglab_core.scenario`), the raw
+``state`` is a dict: ``"scenario"`` (see :mod:`raglab_core.lab.scenario`), the raw
 value of each control by its form name (``k``, ``umbral``, ``rerank``,
 ``total``, ``docs``, ``tokens_doc``, ``chunk``, ``solape``, ``evidencia``,
 ``posicion``: strings as typed
@@ -25,12 +25,14 @@ The view is plain JSON data::
 
     {"controls": {name: {"value": int | None, "error": str | None}, ...,
                   "total": {..., "set": bool, "raised_from": int | None},
-                  "grades": {"value": [int, ...], "error": str | None}},
+                  "grades": {"value": [int | None, ...], "error": str | None}},
      "outputs": {name: {"value": number | None, "raw": str, "text": str,
-                        "note": str | None}, ...},
+                        "note": str | None}, ...},   # the cards, the readings, DCG/IDCG and their sentences
      "ranking": [row, ...],                  # displayed order, see _ranking_rows
-     "conventions": [row, ...],              # the conventions panel, see raglab_core.conventions.rows
      "unretrieved": [row, ...],              # judged, never retrieved, see _unretrieved_rows
+     "breakdown": [row, ...],                # gain, discount, contribution per rank (.breakdown)
+     "conventions": [row, ...],              # the conventions panel (.conventions.rows)
+     "chunk_windows": {...},                 # one document's windows and the evidence, drawn (.strip)
      "announcements": {"metrics": str, "chunking": str}}
 
 ``raw`` is the number as a decimal string for ``data-value`` ("" when
@@ -38,20 +40,27 @@ undefined); ``text`` is its Spanish rendering ("—" when undefined, with the
 reason in ``note``, given once per panel). A bad control never blanks the
 outputs that do not depend on it.
 
-This module assembles the view: the numbers (from :mod:`raglab_core.metrics`
-and :mod:`raglab_core.chunking`), the ranking rows and the breakdown. Reading
-and settling the controls lives in :mod:`raglab_core.controls`; every Spanish
-sentence (the readings, the notes, the breakdown's sentences, the live-region
-summaries) in :mod:`raglab_core.readings`.
+This module assembles the view: the numbers (from :mod:`raglab_core.metrics`,
+:mod:`raglab_core.chunking` and :mod:`raglab_core.evidence`), the ranking rows,
+the breakdown, the strip and the conventions. Reading and settling the controls
+lives in :mod:`raglab_core.lab.controls`. Its sentences are written where they
+are read: the panels' readings, notes and live-region summaries in
+:mod:`raglab_core.lab.ranking_reading` and :mod:`raglab_core.lab.chunking_reading`,
+the breakdown's in :mod:`raglab_core.lab.breakdown`, the conventions' in
+:mod:`raglab_core.lab.conventions`; the page's own words (status line, boot) in
+:mod:`raglab_core.words`.
 """
 
-from . import chunking, conventions, evidence, metrics, readings
-from .arithmetic import GEOMETRY, breakdown, breakdown_texts, chunk_windows
-from .controls import CHUNKING_INPUTS, UNJUDGED_LABEL, edited_names, grade_token, invalid_labels, read_controls
-from .errors import LabError
-from .formatting import DASH, count, decimal, integer, percent
-from .ranking import rerank_prefix
+from .. import chunking, evidence, metrics
+from ..errors import LabError
+from ..formatting import DASH, count, decimal, integer, percent
+from . import chunking_reading, conventions, ranking_reading
+from .breakdown import breakdown, breakdown_texts
+from ..words import UNJUDGED_LABEL
+from .controls import CHUNKING_INPUTS, EVIDENCE_INPUTS, edited_names, grade_token, invalid_labels, read_controls
+from .reranking import rerank_prefix
 from .scenario import validate_scenario
+from .strip import GEOMETRY, chunk_windows
 
 
 def compute(state) -> dict:
@@ -91,9 +100,9 @@ def compute(state) -> dict:
     ev = _evidence(values)
     outputs.update(_evidence_outputs(values, fp, ev))
     outputs["metrics_reading"] = _text_output(
-        readings.metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
+        ranking_reading.metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
     )
-    outputs["chunking_reading"] = _text_output(readings.chunking_reading(values, outputs, fp, ev))
+    outputs["chunking_reading"] = _text_output(chunking_reading.chunking_reading(values, outputs, fp, ev))
     rows = _ranking_rows(scenario, grades, order, values)
     arithmetic = breakdown(ranked, judged, values["k"], values["umbral"], [row["id"] for row in rows])
     outputs.update(_breakdown_outputs(arithmetic, values, outputs))
@@ -107,7 +116,7 @@ def compute(state) -> dict:
         "breakdown": _breakdown_rows(arithmetic, values),
         "conventions": convention_rows,
         "chunk_windows": _windows(values, controls["posicion"]),
-        "announcements": readings.announcements(values, outputs),
+        "announcements": ranking_reading.announcements(values, outputs),
     }
 
 
@@ -148,7 +157,7 @@ def _metric_outputs(ranked, judged, values, total_control) -> dict:
     k, threshold, total = values["k"], values["umbral"], values["total"]
     binary = ("k", "umbral", "rerank")
     out = {}
-    note = readings.blocked_note(binary, values)
+    note = ranking_reading.blocked_note(binary, values)
     if note:
         for name in ("precision", "mrr", "relevant_in_k"):
             out[name] = _undefined(note)
@@ -161,23 +170,23 @@ def _metric_outputs(ranked, judged, values, total_control) -> dict:
         out["mrr"] = _number_output(mrr, decimal(mrr))
 
     # A total that follows an invalid threshold is not wrong itself: only the threshold is named.
-    note = readings.blocked_note(binary + (("total",) if total_control["error"] else ()), values)
+    note = ranking_reading.blocked_note(binary + (("total",) if total_control["error"] else ()), values)
     if note:
         out["recall"] = _undefined(note)
     else:
         recall = metrics.recall_at_k(ranked, k, threshold, total)
         if recall is None:
-            out["recall"] = _undefined(readings.RECALL_UNDEFINED)
+            out["recall"] = _undefined(ranking_reading.RECALL_UNDEFINED)
         else:
             out["recall"] = _number_output(recall, decimal(recall))
 
-    note = readings.blocked_note(("k", "rerank"), values)
+    note = ranking_reading.blocked_note(("k", "rerank"), values)
     if note:
         out["ndcg"] = _undefined(note)
     else:
         ndcg = metrics.ndcg_at_k(ranked, k, judgments=judged)
         if ndcg is None:
-            out["ndcg"] = _undefined(readings.NDCG_UNDEFINED)
+            out["ndcg"] = _undefined(ranking_reading.NDCG_UNDEFINED)
         else:
             out["ndcg"] = _number_output(ndcg, decimal(ndcg))
     return out
@@ -187,13 +196,13 @@ def _breakdown_outputs(arithmetic, values, outputs) -> dict:
     """DCG@k, IDCG@k, the ideal order, nDCG as the division with the page's numbers, and MRR's rank."""
     k = values["k"]
     out = {}
-    note = readings.blocked_note(("k", "rerank"), values)
+    note = ranking_reading.blocked_note(("k", "rerank"), values)
     out["dcg"] = _undefined(note) if note else _number_output(arithmetic["dcg"], decimal(arithmetic["dcg"]))
-    note = readings.blocked_note(("k",), values)
+    note = ranking_reading.blocked_note(("k",), values)
     out["idcg"] = _undefined(note) if note else _number_output(arithmetic["idcg"], decimal(arithmetic["idcg"]))
-    out["ideal_order"] = _text_output(readings.ideal_order(k, arithmetic["ideal"], values))
-    out["ndcg_division"] = _text_output(readings.ndcg_division(k, out["dcg"], out["idcg"], outputs["ndcg"]))
-    out["mrr_rank"] = _text_output(readings.mrr_rank(k, arithmetic["first_relevant"], outputs["mrr"]))
+    out["ideal_order"] = _text_output(ranking_reading.ideal_order(k, arithmetic["ideal"], values))
+    out["ndcg_division"] = _text_output(ranking_reading.ndcg_division(k, out["dcg"], out["idcg"], outputs["ndcg"]))
+    out["mrr_rank"] = _text_output(ranking_reading.mrr_rank(k, arithmetic["first_relevant"], outputs["mrr"]))
     return out
 
 
@@ -217,7 +226,7 @@ def _windows(values, position: dict) -> dict:
     start as drawn (clamped to the strip, or across the first border), its
     range and its words for screen readers.
     """
-    text = readings.no_windows(values)
+    text = chunking_reading.no_windows(values)
     position.update(min=0, max=0, valuetext="")
     if text:
         position["value"] = None
@@ -227,12 +236,12 @@ def _windows(values, position: dict) -> dict:
                             values["posicion"])
     marks = windows["evidence"]
     if marks:
-        position.update(value=marks["start"], max=marks["max"], valuetext=readings.evidence_valuetext(marks))
+        position.update(value=marks["start"], max=marks["max"], valuetext=chunking_reading.evidence_valuetext(marks))
     else:
         position["value"] = None
-    windows["text"] = readings.windows_text(windows)
-    windows["scale"] = readings.strip_scale(windows)
-    windows["doc_legend"] = readings.doc_legend(windows)
+    windows["text"] = chunking_reading.windows_text(windows)
+    windows["scale"] = chunking_reading.strip_scale(windows)
+    windows["doc_legend"] = chunking_reading.doc_legend(windows)
     return windows
 
 
@@ -250,9 +259,9 @@ def _evidence(values) -> dict | None:
     (None when the evidence is longer than the document); ``min_overlap`` the
     smallest overlap that always keeps it whole (None when none does).
     """
-    if invalid_labels(readings.EVIDENCE_INPUTS, values):
+    if invalid_labels(EVIDENCE_INPUTS, values):
         return None
-    tokens, chunk, overlap, length = (values[name] for name in readings.EVIDENCE_INPUTS)
+    tokens, chunk, overlap, length = (values[name] for name in EVIDENCE_INPUTS)
     found = evidence.evidence(tokens, chunk, overlap, length)
     return {
         "containment": found and found.containment,
@@ -265,23 +274,23 @@ def _evidence(values) -> dict | None:
 def _evidence_outputs(values, fp, ev) -> dict:
     """DESIGN §4.5's outputs: containment, windows holding and touching, the minimum overlap and its price."""
     names = ("containment", "windows_holding", "windows_touching", "min_overlap_whole", "indexed_tokens_whole")
-    note = readings.blocked_note(readings.EVIDENCE_INPUTS, values)
+    note = ranking_reading.blocked_note(EVIDENCE_INPUTS, values)
     if note:
         return {name: _undefined(note) for name in names}
     out = {}
     if ev["containment"] is None:  # longer than the document: every card says why, and so does the reading
-        return {name: _undefined(readings.longer_than_document(values["evidencia"], values["tokens_doc"])) for name in names}
-    out["containment"] = _number_output(float(ev["containment"]), readings.share(ev["containment"]))
+        return {name: _undefined(chunking_reading.longer_than_document(values["evidencia"], values["tokens_doc"])) for name in names}
+    out["containment"] = _number_output(float(ev["containment"]), chunking_reading.share(ev["containment"]))
     out["windows_holding"] = _number_output(float(ev["holding"]), decimal(float(ev["holding"]), 2))
     out["windows_touching"] = _number_output(float(ev["touching"]), decimal(float(ev["touching"]), 2))
     minimum = ev["min_overlap"]
     if minimum is None:
-        out["min_overlap_whole"] = _undefined(readings.longer_than_chunk(values["evidencia"], values["chunk"]))
+        out["min_overlap_whole"] = _undefined(chunking_reading.longer_than_chunk(values["evidencia"], values["chunk"]))
         out["indexed_tokens_whole"] = _undefined(out["min_overlap_whole"]["note"])
         return out
     out["min_overlap_whole"] = _number_output(minimum, count(minimum, "token"))
     if values["docs"] is None:
-        out["indexed_tokens_whole"] = _undefined(readings.blocked_note(("docs",), values))
+        out["indexed_tokens_whole"] = _undefined(ranking_reading.blocked_note(("docs",), values))
     else:
         indexed = chunking.footprint(values["docs"], values["tokens_doc"], values["chunk"], minimum).indexed_tokens
         out["indexed_tokens_whole"] = _number_output(indexed, integer(indexed))
@@ -290,20 +299,20 @@ def _evidence_outputs(values, fp, ev) -> dict:
 
 def _chunking_outputs(values, fp) -> dict:
     out = {}
-    note = readings.blocked_note(("chunk", "solape"), values)
+    note = ranking_reading.blocked_note(("chunk", "solape"), values)
     if note:
         out["stride"] = _undefined(note)
     else:
         stride = chunking.stride(values["chunk"], values["solape"])
         out["stride"] = _number_output(stride, count(stride, "token"))
-    note = readings.blocked_note(CHUNKING_INPUTS, values)
+    note = ranking_reading.blocked_note(CHUNKING_INPUTS, values)
     if note:
         for name in ("chunks", "indexed_tokens", "duplicated_tokens", "duplication"):
             out[name] = _undefined(note)
         return out
     out["chunks"] = _number_output(fp.chunks, integer(fp.chunks))
     out["indexed_tokens"] = _number_output(fp.indexed_tokens, integer(fp.indexed_tokens))
-    out["duplicated_tokens"] = _number_output(fp.duplicated_tokens, readings.duplicated_caption(fp))
+    out["duplicated_tokens"] = _number_output(fp.duplicated_tokens, chunking_reading.duplicated_caption(fp))
     out["duplication"] = _number_output(fp.duplication, percent(fp.duplication))
     return out
 
@@ -326,11 +335,11 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
         doc, grade = documents[index], grades[index]
         reranked = depth is not None and rank <= depth
         movement = index + 1 - rank
-        arrow, movement_label = readings.movement(movement, reranked)
+        arrow, movement_label = ranking_reading.movement(movement, reranked)
         in_k = k is not None and rank <= k
         relevant = threshold is not None and grade is not None and grade >= threshold
         cut_k, cut_rerank = rank == k, depth is not None and rank == min(depth, len(order))
-        flags_label, cut_label = readings.ranking_flags(k, in_k, relevant, reranked, cut_k, cut_rerank)
+        flags_label, cut_label = ranking_reading.ranking_flags(k, in_k, relevant, reranked, cut_k, cut_rerank)
         rows.append(
             {
                 "id": doc["id"],

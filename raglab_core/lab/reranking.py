@@ -1,6 +1,6 @@
 """Reranking a prefix of a first-stage ranking."""
 
-from .validate import whole_number
+from ..checks import whole_number
 
 
 def rerank_prefix(scores, depth: int) -> list[int]:

@@ -25,7 +25,7 @@ form (:mod:`raglab_core.lab`), by the caller.
 import math
 import re
 
-from .errors import LabError
+from ..errors import LabError
 from .form import CONTROL_NAMES, MAX_GRADE
 
 MAX_DOCUMENTS = 50

@@ -5,7 +5,7 @@ to be held whole: :meth:`~_Reader.read` takes any iterable of lines (an open
 file, a list in a test), :meth:`~_Reader.feed` takes chunks of text as the
 browser reads them (lines may straddle chunks), and :meth:`~_Reader.close`
 ends the input. :class:`RunReader` hands each query's documents to a callback
-as soon as the query ends (:class:`raglab_core.evaluation.RunEvaluator` scores
+as soon as the query ends (:class:`raglab_core.runs.evaluation.RunEvaluator` scores
 and drops them); :func:`parse_qrels` and :func:`parse_run` read a whole input
 into plain dicts. Nothing partial is returned: on bad input, ``close()``
 raises one :class:`TrecFormatError` listing the first :data:`MAX_REPORTED`
@@ -68,12 +68,11 @@ import json
 import math
 from typing import NamedTuple
 
-from .errors import QRELS_LAYOUT, RUN_LAYOUT, LabError, message
+from ..errors import BEIR_LAYOUT, QRELS_LAYOUT, RUN_LAYOUT, LabError, message
 
 MAX_REPORTED = 10
 """Problems listed one by one in a :class:`TrecFormatError`; further ones are only counted."""
 
-BEIR_LAYOUT = "query-id corpus-id score"
 
 class Problem(NamedTuple):
     """One problem in a file: its 1-based ``line`` (``None`` when not tied to a line),
@@ -493,7 +492,7 @@ def parse_qrels(lines, name: str = "qrels") -> dict[str, dict[str, int]]:
     >>> parse_qrels("q1 0 d1 1\\nq1 0 d1 2\\n", name="q.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: «q.txt», línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
+    raglab_core.runs.trec.TrecFormatError: «q.txt», línea 2: el documento «d1» aparece más de una vez en la consulta «q1»
     """
     reader = QrelsReader(name)
     reader.read(lines)
@@ -506,7 +505,7 @@ def parse_run(lines, name: str = "run") -> dict[str, dict[str, float]]:
     >>> parse_run(["q1 Q0 d1 1 nan tag", "q1 Q0 d2 2 0.1", "q1 Q0 d3 3 ١ tag"], name="r.txt")
     Traceback (most recent call last):
       ...
-    raglab_core.trec.TrecFormatError: «r.txt» tiene 3 problemas:
+    raglab_core.runs.trec.TrecFormatError: «r.txt» tiene 3 problemas:
       línea 1: la puntuación «nan» no es un número finito
       línea 2: se esperaban al menos 6 columnas (qid Q0 docid rank score tag) y hay 5
       línea 3: la puntuación «١» no es un número en cifras ASCII

@@ -3,10 +3,10 @@
 The page's worker reads each file as a stream and hands its text to an
 :class:`EvaluationSession` a chunk at a time (nothing leaves the browser, and
 no file is ever held whole): the qrels are read, then each run is evaluated
-query by query as it streams (:class:`raglab_core.trec.RunReader` into
-:class:`raglab_core.evaluation.RunEvaluator`), exactly as
+query by query as it streams (:class:`raglab_core.runs.trec.RunReader` into
+:class:`raglab_core.runs.evaluation.RunEvaluator`), exactly as
 ``python -m raglab_core eval`` does. :meth:`EvaluationSession.finish` builds
-the report (:func:`raglab_core.report.build_report`, the same numbers as the
+the report (:func:`raglab_core.runs.report.build_report`, the same numbers as the
 command line) and :func:`panel_view` turns it into what the panel shows: a
 summary, the means, a sortable per-query table, the comparison with its
 reading, and the per-query deltas to chart. Every number arrives both raw
@@ -17,15 +17,15 @@ all of it for whole texts.
 import csv
 import io
 
-from .errors import LabError
-from .evaluation import DEFAULT_MEASURES, parse_measures, tie_mode
-from .formatting import DASH, NBSP, decimal, integer, spanish_list
+from ..errors import LabError
+from ..formatting import DASH, NBSP, count, decimal, integer, spanish_list
+from ..words import UNJUDGED_LABEL, data_panel_words, reading_progress
+from .evaluation import tie_mode
 from .inputs import SLOTS, Reading, read_all, run_names
-from .loading import reading_progress
-from .report import (
-    PERMUTATIONS, RESAMPLES, build_report, p_value_text, report_json, require_common_queries, warned_runs,
-)
+from .measures import DEFAULT_MEASURES, parse_measures
+from .report import build_report, report_json, require_common_queries, warned_runs
 from .sanity import Notice
+from .statistics import EXACT_LIMIT, PERMUTATIONS, RESAMPLES, p_value_text
 
 ALPHA = 0.05
 """The p-value below which the reading calls a difference rare under chance."""
@@ -33,8 +33,6 @@ ROWS_SHOWN = 200
 """Per-query rows the page draws at once (the worker sorts every query and sends the first ones)."""
 DETAIL_DEPTH = 10
 """The query detail shows each run's first this many documents."""
-COMPLETE_LABEL = "Contar como 0 las consultas que falten"
-"""The complete checkbox's label, named by the warnings about missing queries (raglab_core.sanity too)."""
 MAX_BARS = 600
 """Above this many queries the chart is one path through ``values``: per-query bars would be thinner than a pixel."""
 TIES_TEXT = {
@@ -51,10 +49,10 @@ class EvaluationSession:
     ``settings``: ``{"measures": "nDCG@10 …", "ties": "double", "complete": false, "qrels": name,
     "runs": [name A, name B?], "sizes": [bytes or characters of each file]?, "files": [is it a file, not
     pasted text]?}``; bad measures raise ``LabError`` (field ``"measures"``). The files are read as
-    :class:`raglab_core.inputs.Reading` asks: :meth:`next` names the file to read from its start
+    :class:`raglab_core.runs.inputs.Reading` asks: :meth:`next` names the file to read from its start
     (``"qrels"``, ``"A"``, ``"B"``, a run again when its queries are not grouped; ``None`` when all are
     read), :meth:`feed` takes its text a chunk at a time (``True``: stop), :meth:`end` ends it. A bad file
-    raises :class:`~raglab_core.trec.TrecFormatError`. ``progress(fraction, text)``, when given, hears
+    raises :class:`~raglab_core.runs.trec.TrecFormatError`. ``progress(fraction, text)``, when given, hears
     how far the reading (with ``sizes``) and the comparison are, in words.
 
     >>> session = EvaluationSession({"measures": "P@1 RR", "qrels": "q.txt", "runs": ["r.txt"]})
@@ -172,7 +170,7 @@ class EvaluationSession:
 def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, complete=False) -> dict:
     """Evaluate whole texts: ``qrels`` and each of the one or two ``runs`` are ``{"name", "text"}``.
 
-    Raises ``LabError`` (a :class:`~raglab_core.trec.TrecFormatError` for a
+    Raises ``LabError`` (a :class:`~raglab_core.runs.trec.TrecFormatError` for a
     bad file, naming it and its lines); returns :func:`panel_view`'s dict.
 
     >>> view = evaluate_files({"name": "q.txt", "text": "q1 0 a 2\\nq1 0 b 1"},
@@ -216,22 +214,13 @@ def _permutations(count: int) -> str:
     return f"{integer(count)} permutaciones"
 
 
-def _plural(count: int, singular: str, plural: str) -> str:
-    """``'1 consulta'``, ``'40 consultas'``.
-
-    >>> _plural(1, "ganada", "ganadas"), _plural(0, "ganada", "ganadas")
-    ('1 ganada', '0 ganadas')
-    """
-    return f"{integer(count)} {singular if count == 1 else plural}"
-
-
 def per_query_csv(report) -> str:
     """The per-query table as CSV: one row per query, one column per (run, measure), then one Δ per measure.
 
     Numbers as Python writes them (``0.5``, a point), empty where undefined
     or where the run has no value for the query.
 
-    >>> from raglab_core.evaluation import evaluate_run
+    >>> from raglab_core.runs.evaluation import evaluate_run
     >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
     >>> runs = [(n, evaluate_run(qrels, r, ["P@1"])) for n, r in (("x", {"q1": {"a": 1.0}, "q2": {"c": 1.0}}), ("y", {"q1": {"c": 1.0}}))]
     >>> print(per_query_csv(build_report(runs)[0]), end="")
@@ -270,7 +259,7 @@ def query_detail(qid, qrels, runs) -> dict:
     unjudged) and its text, and ``shared``: whether the other run's first
     documents hold it too (only with two runs).
 
-    >>> from raglab_core.evaluation import RunEvaluator
+    >>> from raglab_core.runs.evaluation import RunEvaluator
     >>> qrels = {"q1": {"a": 2, "b": 0}}
     >>> runs = []
     >>> for name, scores in (("x", {"a": 2.0, "c": 1.0}), ("y", {"c": 3.0, "b": 1.0})):
@@ -293,7 +282,7 @@ def query_detail(qid, qrels, runs) -> dict:
                 "rank": rank,
                 "id": docid,
                 "grade": grade,
-                "grade_text": "sin juicio" if grade is None else f"grado {grade}",
+                "grade_text": UNJUDGED_LABEL if grade is None else f"grado {grade}",
                 "shared": docid in shared,
             })
         columns.append({
@@ -305,7 +294,7 @@ def query_detail(qid, qrels, runs) -> dict:
     note = ""
     if len(runs) == 2:
         note = (
-            f"Marcados con «en los dos»: {_plural(len(shared), 'documento', 'documentos')} que los dos runs ponen "
+            f"Marcados con «en los dos»: {count(len(shared), 'documento', 'documentos')} que los dos runs ponen "
             f"entre sus {DETAIL_DEPTH} primeros."
         )
     return {
@@ -318,7 +307,7 @@ def query_detail(qid, qrels, runs) -> dict:
 
 
 def panel_view(report, runs, comparison) -> dict:
-    """What the panel shows, from :func:`~raglab_core.report.build_report`'s results (``runs``: ``[(name, RunEvaluation)]``)."""
+    """What the panel shows, from :func:`~raglab_core.runs.report.build_report`'s results (``runs``: ``[(name, RunEvaluation)]``)."""
     labels = report["measures"]
     rows = _rows(report, comparison)
     view = {
@@ -365,28 +354,12 @@ def page_settings() -> dict:
     return {
         "default_measures": DEFAULT_MEASURES,
         "rows_shown": ROWS_SHOWN,
-        "words": {
-            "no_file": "Sin fichero.",
-            "chosen_file": "Elegido: fichero «{name}».",
-            "chosen_sample": "Elegido: ejemplo «{name}».",
-            "chosen_text": "Elegido: texto pegado.",
-            "pasted": {"qrels": "qrels (texto pegado)", "run-a": "run A (texto pegado)", "run-b": "run B (texto pegado)"},
-            "stale": "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.",
-            "missing": "Faltan datos: elige al menos los qrels y el run A.",
-            "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
-            "loading_sample": "Cargando los datos de ejemplo…",
-            "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",
-            "preparing": "Preparando Python para evaluar…",
-            "done": "Evaluación terminada.",
-            "failed": "La evaluación no terminó: el motivo está debajo.",
-            "cancelled": "Evaluación cancelada.",
-            "stopped": "El cálculo se detuvo. Vuelve a pulsar «Evaluar».",
-        },
+        "words": data_panel_words(),
     }
 
 
 def _notice(warning) -> Notice:
-    """A warning of the report (JSON) as the :class:`~raglab_core.sanity.Notice` it was made from."""
+    """A warning of the report (JSON) as the :class:`~raglab_core.runs.sanity.Notice` it was made from."""
     params = {key: value for key, value in warning.items() if key not in ("code", "message", "run")}
     return Notice(warning["code"], warning["run"], params)
 
@@ -394,15 +367,15 @@ def _notice(warning) -> Notice:
 def _summary(report, runs) -> str:
     queries = max(run["queries"] for run in report["runs"])
     text = (
-        f"{_plural(queries, 'consulta evaluada', 'consultas evaluadas')} con {spanish_list(report['measures'])} "
+        f"{count(queries, 'consulta evaluada', 'consultas evaluadas')} con {spanish_list(report['measures'])} "
         f"({TIES_TEXT[report['ties']]})."
     )
     for name, result in runs:
         skipped = []
         if result.not_in_qrels:
-            skipped.append(f"{_plural(len(result.not_in_qrels), 'consulta', 'consultas')} sin juicios en los qrels")
+            skipped.append(f"{count(len(result.not_in_qrels), 'consulta', 'consultas')} sin juicios en los qrels")
         if result.not_in_run:
-            skipped.append(f"{_plural(len(result.not_in_run), 'consulta', 'consultas')} de los qrels sin resultados en el run")
+            skipped.append(f"{count(len(result.not_in_run), 'consulta', 'consultas')} de los qrels sin resultados en el run")
         if skipped:
             one = len(skipped) == 1 and len(result.not_in_qrels or result.not_in_run) == 1
             text += f" «{name}»: se omite{'' if one else 'n'} {' y '.join(skipped)}."
@@ -456,7 +429,7 @@ def _comparison(report, labels) -> dict:
         "caption": (
             "Diferencia media con su intervalo de confianza del 95 % (bootstrap sobre las consultas, "
             f"{integer(data['resamples'])} remuestreos), consultas ganadas, empatadas y perdidas, y p-valor de la "
-            f"prueba de aleatorización pareada: exacto con 30 consultas distintas o menos; si no, estimado con "
+            f"prueba de aleatorización pareada: exacto con {EXACT_LIMIT} consultas distintas o menos; si no, estimado con "
             f"{_permutations(data['permutations'])}, ± su error de Monte Carlo"
         ),
         "metrics": metrics,
@@ -465,11 +438,11 @@ def _comparison(report, labels) -> dict:
             "label": f"Δ {labels[0]} por consulta ({data['candidate']} − {data['baseline']})",
             "description": (
                 f"Δ {labels[0]} por consulta ({data['candidate']} − {data['baseline']}): "
-                f"{_plural(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida; el eje vertical va "
+                f"{count(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida; el eje vertical va "
                 f"de {_cell(-largest, signed=True)['text']} a {_cell(largest, signed=True)['text']}."
             ),
             "y_label": f"Δ {labels[0]}",
-            "x_label": f"{_plural(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida",
+            "x_label": f"{count(len(bars), 'consulta', 'consultas')}, de mayor ganancia a mayor pérdida",
             "ticks": [_cell(largest, signed=True)["text"], "0", _cell(-largest, signed=True)["text"]],
             "bars": [{"qid": qid, "raw": delta, "text": f"{qid}: {_cell(delta, signed=True)['text']}"} for qid, delta in bars]
             if len(bars) <= MAX_BARS
@@ -507,10 +480,10 @@ def _reading(data, labels, warned=()) -> str:
             "sacar conclusiones."
         ]
     counts = (
-        f"{_plural(first['wins'], 'ganada', 'ganadas')}, {_plural(first['ties'], 'empatada', 'empatadas')} y "
-        f"{_plural(first['losses'], 'perdida', 'perdidas')} por {b}"
+        f"{count(first['wins'], 'ganada', 'ganadas')}, {count(first['ties'], 'empatada', 'empatadas')} y "
+        f"{count(first['losses'], 'perdida', 'perdidas')} por {b}"
     )
-    paired = f"En {_plural(n, 'consulta emparejada', 'consultas emparejadas')}"
+    paired = f"En {count(n, 'consulta emparejada', 'consultas emparejadas')}"
     if first["wins"] == first["losses"] == 0:
         parts = [f"{paired}, {b} y {a} obtienen el mismo {label} en cada consulta."]
     elif decimal(abs(delta)) == decimal(0.0):

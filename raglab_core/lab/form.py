@@ -2,7 +2,7 @@
 
 The page's template renders the controls and outputs from :func:`table`,
 ``lab.js`` reads the control names from it (through the page's lab
-configuration), :mod:`raglab_core.lab` reads each control within its range,
+configuration), :mod:`raglab_core.lab.controls` reads each control within its range,
 and the tests check the page against it. Labels and hints are the page's
 Spanish text.
 

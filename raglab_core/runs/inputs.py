@@ -3,14 +3,14 @@
 The one driver of "read the file; if it is a run whose lines are not grouped
 by query, read it again, held whole", for the command line
 (:mod:`raglab_core.__main__`), the page's panel for whole texts
-(:func:`raglab_core.data_panel.evaluate_files`) and the page's worker, which
+(:func:`raglab_core.runs.panel.evaluate_files`) and the page's worker, which
 streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 
 * :class:`Reading` says which file to read now (:meth:`~Reading.next`), takes
   its text a chunk at a time (:meth:`~Reading.feed`), and ends it
   (:meth:`~Reading.end`). A run is read as a stream, one query in memory at a
-  time (:class:`raglab_core.trec.RunReader` into
-  :class:`raglab_core.evaluation.RunEvaluator`); when one of its queries comes
+  time (:class:`raglab_core.runs.trec.RunReader` into
+  :class:`raglab_core.runs.evaluation.RunEvaluator`); when one of its queries comes
   back after others, ``feed`` says stop and ``next`` asks for the same file
   again, to be read whole (trec_eval accepts such runs).
 * :func:`read_all` runs that loop over any source of text chunks.
@@ -27,8 +27,9 @@ streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 import os
 
 from .decoding import NotUTF8, undecodable
-from .errors import LabError
-from .evaluation import RunEvaluator, parse_measures  # noqa: F401 (parse_measures: the doctest)
+from ..errors import LabError
+from .evaluation import RunEvaluator
+from .measures import parse_measures  # noqa: F401 (the doctest)
 from .trec import QrelsReader, RunNotGrouped, RunReader
 
 SLOTS = ("A", "B")
@@ -59,13 +60,13 @@ class Reading:
 
     ``qrels_name`` and ``names`` (one or two runs) name the files in their
     messages: the command line gives their paths, the page their names. A bad file raises
-    :class:`~raglab_core.trec.TrecFormatError` (a :class:`LabError`) from
+    :class:`~raglab_core.runs.trec.TrecFormatError` (a :class:`LabError`) from
     :meth:`feed` or :meth:`end`; with ``keep_going`` it is kept in
     :attr:`errors` instead and the next file is read, so that every bad file
     is reported at once (the runs of bad qrels are still read, for their own
-    problems). ``keep``: see :class:`~raglab_core.evaluation.RunEvaluator`. Results: :attr:`qrels` and
+    problems). ``keep``: see :class:`~raglab_core.runs.evaluation.RunEvaluator`. Results: :attr:`qrels` and
     :attr:`evaluations` (slot ->
-    :class:`~raglab_core.evaluation.RunEvaluation`).
+    :class:`~raglab_core.runs.evaluation.RunEvaluation`).
     """
 
     def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0):
@@ -145,7 +146,7 @@ class Reading:
 
     def undecodable(self, head: bytes, offset: int, byte: int | None = None) -> None:
         """The file is not UTF-8 at byte ``offset``: a failure that says its likely encoding
-        (:func:`raglab_core.decoding.undecodable`)."""
+        (:func:`raglab_core.runs.decoding.undecodable`)."""
         self._failed(undecodable(self.name, "qrels" if self.slot == "qrels" else "run", head, offset, byte))
 
     def _failed(self, error: LabError) -> None:
@@ -165,7 +166,7 @@ def read_all(reading: Reading, chunks) -> Reading:
             for text in chunks(slot):
                 if reading.feed(text):
                     break
-        except NotUTF8 as error:  # raglab_core.decoding.read_text_chunks: where, and what it looks like
+        except NotUTF8 as error:  # raglab_core.runs.decoding.read_text_chunks: where, and what it looks like
             reading.undecodable(error.head, error.offset, error.byte)
             continue
         except UnicodeDecodeError as error:

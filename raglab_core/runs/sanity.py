@@ -1,6 +1,6 @@
 """Sanity warnings on evaluated runs: the classic mistakes, said before any conclusion is drawn.
 
-Every check reads what :class:`raglab_core.evaluation.RunEvaluator` gathered
+Every check reads what :class:`raglab_core.runs.evaluation.RunEvaluator` gathered
 while it scored the queries (and the per-query values themselves): nothing
 here reads a file again. A warning changes no value: the command line still
 exits with 0 and prints the same numbers, the page shows the same tables.
@@ -20,10 +20,10 @@ English (the command line: stderr, and ``--json``'s top-level
 * ``query_id_retrieved``: a run query retrieves a document whose id is the
   query's own (ArguAna in BEIR: beir-cellar/beir PR #91). Kept, not filtered.
 * ``queries_without_relevant``: evaluated queries with no judged document at
-  a measure's threshold, for which R, AP or nDCG is undefined (the means
+  a measure's threshold, for which R, R_cap, AP or nDCG is undefined (the means
   count them as 0, as trec_eval does).
 
->>> from raglab_core.evaluation import evaluate_run
+>>> from raglab_core.runs.evaluation import evaluate_run
 >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 0}, "q3": {"d3": 1}}
 >>> result = evaluate_run(qrels, {"q1": {"D1": 1.0, "q1": 0.5}, "q2": {"D2": 1.0}}, ["nDCG@10"])
 >>> [notice.code for notice in run_warnings([("run.txt", result)])]
@@ -34,19 +34,22 @@ run.txt: none of the documents it ranks in the 2 queries it shares with the qrel
 
 from typing import NamedTuple
 
-from .errors import message
-from .formatting import decimal, integer, spanish_list
+from ..errors import message
+from ..formatting import decimal, integer, spanish_list
 
 LOW_JUDGED = 0.5
 """Mean Judged@10 below this is warned about."""
 EXAMPLES = 5
 """Query ids given as examples in a warning."""
-UNDEFINED_WHEN_NO_RELEVANT = ("R", "AP", "nDCG")
-"""Measure families undefined for a query with no relevant judgment (nDCG: none with a positive grade)."""
 
 
-def _examples(qids, count, language):
-    """The first query ids, ``…`` when there are more: ``q1, q2`` in English, ``«q1», «q2»`` in Spanish."""
+def examples(qids, count, language):
+    """The first :data:`EXAMPLES` of ``qids`` (of ``count`` in all), ``…`` when there are more: ``q1, q2`` in
+    English, ``«q1», «q2»`` in Spanish.
+
+    >>> examples(["q1", "q2", "q3", "q4", "q5", "q6"], 6, "en"), examples(["q1"], 1, "es")
+    ('q1, q2, q3, q4, q5, …', '«q1»')
+    """
     shown = [qid if language == "en" else f"«{qid}»" for qid in qids[:EXAMPLES]]
     return ", ".join(shown) + (", …" if count > len(shown) else "")
 
@@ -70,7 +73,7 @@ class Notice(NamedTuple):
         params, code = dict(self.params), self.code
         english = language == "en"
         if "examples" in params:
-            params["examples"] = _examples(params["examples"], params["count"], language)
+            params["examples"] = examples(params["examples"], params["count"], language)
         if "total" in params:
             params["total"] = str(params["total"]) if english else integer(params["total"])
         if "value" in params:
@@ -129,9 +132,9 @@ def _without_relevant_notices(runs):
     evaluated = sorted(set().union(*(result.per_query for _, result in runs)))
     by_rel = {}  # rel -> (measure names, qids undefined)
     for index, measure in enumerate(first.measures):
-        if measure.family not in UNDEFINED_WHEN_NO_RELEVANT:
+        if not measure.undefined_without_relevant:  # the registry says which (raglab_core.runs.measures)
             continue
-        rel = 1 if measure.family == "nDCG" else measure.rel  # nDCG: undefined without a positive grade
+        rel = measure.rel  # nDCG takes no rel: 1, undefined without a positive grade
         undefined = {qid for _, result in runs for qid, values in result.per_query.items() if values[index] is None}
         names, qids = by_rel.setdefault(rel, ([], set()))
         names.append(str(measure))

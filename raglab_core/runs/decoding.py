@@ -22,7 +22,7 @@ No se pudo leer «q.txt»: no es texto UTF-8; parece Windows-1252 (Latin-1): el 
 import codecs
 import os
 
-from .errors import LabError
+from ..errors import LabError
 
 HEAD = 4096
 """Bytes of a file's start that the diagnosis looks at (byte order mark, NUL bytes)."""

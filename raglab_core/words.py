@@ -1,0 +1,221 @@
+"""The page's own words: what it says about itself rather than about the reader's values, in Spanish.
+
+One home for the sentences the page's scripts show, which must exist before Python runs, so the
+build writes them into the page's configuration (``lab_config``); ``boot.js``, ``worker.js``,
+``lab.js`` and ``data.js`` pick one and show it, and format nothing themselves:
+
+- :func:`status_texts`, the status line and live region of the lab (``lab_config.texts``);
+- :func:`boot_texts` and :func:`worker_texts`, what the worker says while Python loads and when the
+  page itself fails (``lab_config.workerTexts``), with the download's sizes (:func:`download_steps`,
+  :func:`data_saver_notice`);
+- :func:`data_panel_words` and :func:`reading_progress`, the «Tus datos» panel's status sentences.
+
+The sentences about the reader's values (readings, notes, warnings) live with what they read, in
+:mod:`raglab_core.lab` and :mod:`raglab_core.runs`.
+"""
+
+from .formatting import decimal
+
+
+# --- the page's status line --------------------------------------------------------------
+
+
+def status_texts() -> dict:
+    """The sentences lab.js shows in the page's status line and live region, by name (``lab_config.texts``);
+    those about Python's download, with its sizes, are :func:`boot_texts`' and :func:`download_steps`'.
+
+    >>> status_texts()["reset"]
+    'Valores del escenario restablecidos.'
+    """
+    ready = "Python está listo: los valores se recalculan en tu navegador."
+    return {
+        "loading": "Los valores mostrados se calcularon al publicar la página. Preparando Python en tu navegador…",
+        "ready": ready,
+        # Service workers need a secure context (HTTPS, or this machine's own address): elsewhere, as on
+        # plain HTTP from a LAN address, the page still works but cannot be kept for offline use.
+        "ready_without_offline": ready + " Sin HTTPS, esta página no queda guardada para usarla sin conexión.",
+        "worker_stopped": "El cálculo en segundo plano se detuvo: ves los últimos valores calculados. Recarga la página.",
+        "no_boot": "No se pudo cargar el arranque del cálculo (boot.js): ves el estado inicial. Recarga la página.",
+        "from_file": (
+            "Abriste el archivo directamente: ves el estado inicial calculado al publicar la página. "
+            "Para mover los controles, sírvela desde un servidor web (por ejemplo, «make serve» "
+            "o «python3 -m http.server» en la carpeta dist/)."
+        ),
+        "unsupported": "Este navegador no puede ejecutar Python (faltan Web Workers o WebAssembly): ves el estado inicial.",
+        "no_worker": "No se pudo iniciar el cálculo en segundo plano: ves el estado inicial. Recarga la página.",
+        "reset": "Valores del escenario restablecidos.",
+        "copied": "Enlace copiado: pégalo para compartir este estado del laboratorio.",
+        "not_copied": "No se pudo copiar el enlace: cópialo de la barra de direcciones.",
+    }
+
+
+# --- Python's download and boot --------------------------------------------------------------
+
+TABLE_ANSWERS = "Los controles del ranking ya responden; Python termina de cargarse para el resto…"
+"""The status line while the build-time view table answers the ranking's sliders and Python loads."""
+
+
+def megabytes(n: int) -> str:
+    """A byte count in megabytes (10⁶ bytes), one decimal: ``3_604_113 -> '3,6'``.
+
+    >>> megabytes(3_604_113), megabytes(0), megabytes(12_345_678_901).replace("\\u00a0", " ")
+    ('3,6', '0,0', '12 345,7')
+    """
+    return decimal(n / 1e6, 1)
+
+
+def download_progress(received: int, total: int) -> str:
+    """The status line while the snapshot downloads.
+
+    >>> download_progress(1_200_000, 3_604_113)
+    'Descargando el entorno de Python (1,2 de 3,6 MB)…'
+    """
+    return f"Descargando el entorno de Python ({megabytes(received)} de {megabytes(total)} MB)…"
+
+
+def download_steps(total: int, steps: int = 20, start: float = 0.1, share: float = 0.6) -> list[list]:
+    """``[bytes received, progress bar fraction, text]`` at each ``1/steps`` of a ``total``-byte
+    download: the worker shows the last step its download has reached. The bar runs from ``start``
+    to ``start + share`` over the download.
+
+    >>> download_steps(3_000_000, steps=3)  # doctest: +NORMALIZE_WHITESPACE
+    [[1000000, 0.3, 'Descargando el entorno de Python (1,0 de 3,0 MB)…'],
+     [2000000, 0.5, 'Descargando el entorno de Python (2,0 de 3,0 MB)…'],
+     [3000000, 0.7, 'Descargando el entorno de Python (3,0 de 3,0 MB)…']]
+    >>> download_steps(0)
+    []
+    """
+    if total <= 0:
+        return []
+    return [[total * i // steps, round(start + share * i / steps, 4), download_progress(total * i // steps, total)]
+            for i in range(1, steps + 1)]
+
+
+def data_saver_notice(runtime_bytes: int) -> str:
+    """The status line when a data saver defers Python to the reader's first use of a control.
+
+    >>> data_saver_notice(5_987_000)
+    'Ahorro de datos activado: ves los valores calculados al publicar la página. Python (unos 6,0 MB) se descargará cuando uses un control.'
+    """
+    return ("Ahorro de datos activado: ves los valores calculados al publicar la página. "
+            f"Python (unos {megabytes(runtime_bytes)} MB) se descargará cuando uses un control.")
+
+
+def reading_progress(slot: str, again: bool, done: int | None = None, size: int | None = None) -> str:
+    """The «Tus datos» status line while a file is read: ``slot`` is ``"qrels"``, ``"A"`` or ``"B"``;
+    ``again`` when a run is read a second time because its queries are not grouped; ``done`` and
+    ``size`` (bytes) for a file from disk.
+
+    >>> reading_progress("qrels", False)
+    'Leyendo y evaluando los qrels…'
+    >>> reading_progress("B", True, 1_500_000, 80_000_000)
+    'Leyendo y evaluando el run B de nuevo: sus consultas no están agrupadas (1,5 de 80,0 MB)…'
+    """
+    what = "los qrels" if slot == "qrels" else f"el run {slot}"
+    why = " de nuevo: sus consultas no están agrupadas" if again else ""
+    where = f" ({megabytes(done)} de {megabytes(size)} MB)" if done is not None and size is not None else ""
+    return f"Leyendo y evaluando {what}{why}{where}…"
+
+
+WHAT_TO_DO = "Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio."
+"""What a reader can do when Python could not load: said after each boot failure."""
+
+
+def boot_texts() -> dict:
+    """Every sentence the worker says while it loads Python, by name: its progress steps, what it
+    recovered from, and each failure with :data:`WHAT_TO_DO`. They must exist before Python runs, so
+    the build puts them in ``lab_config.workerTexts`` and ``boot.js`` hands them to the worker in its
+    "init" message (with :mod:`raglab_core.browser`'s own).
+
+    >>> boot_texts()["wheel_failed"]
+    'No se pudo descargar el núcleo de cálculo. Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.'
+    """
+    failures = {
+        "runtime_failed": "No se pudo descargar o iniciar Python (Pyodide) en tu navegador.",
+        "wheel_failed": "No se pudo descargar el núcleo de cálculo.",
+        "wheel_mismatch": "El núcleo de cálculo descargado no coincide con el publicado (falla su SHA-256), así que no se usa.",
+        "boot_failed": "No se pudo preparar Python.",
+    }
+    return {
+        # progress, in the order a boot shows them
+        "runtime": "Descargando Python (WebAssembly)…",
+        "snapshot_checked": "Descargando el entorno de Python…",  # no byte count where fetch() checks the digest
+        "restoring": "Restaurando Python…",
+        "plain_runtime": "Descargando e iniciando Python (WebAssembly)…",
+        "wheel": "Descargando el núcleo de cálculo…",
+        "installing": "Comprobando e instalando el núcleo de cálculo…",
+        # recovered from: the slow boot follows
+        "snapshot_discarded": (
+            "La instantánea de Python descargada no superó la comprobación de integridad (SHA-256) y se "
+            "descartó; Python se carga de la forma lenta."
+        ),
+        **{name: f"{text} {WHAT_TO_DO}" for name, text in failures.items()},
+    }
+
+
+INVALID_STATE = "Estado no válido: {message}"
+"""How the page says that a state it was asked to compute is not valid (``{message}``: the reason)."""
+INTERNAL_FAILURE = (
+    "La página falló al calcular este estado (un error suyo, no de los valores que elegiste): ves los últimos "
+    "valores correctos. Recarga la página; si vuelve a pasar, avisa a quien publica el sitio."
+)
+INTERNAL_EVALUATION_FAILURE = (
+    "La página falló al evaluar (un error suyo, no de tus ficheros). Recarga la página; si vuelve a pasar, "
+    "avisa a quien publica el sitio."
+)
+
+
+def worker_texts() -> dict:
+    """Every sentence worker.js says, by name (the build's ``lab_config.workerTexts``, which reaches the worker
+    in its "init" message): the boot's (:func:`boot_texts`), and the page's own failure when Python fails
+    without an answer (``compute_failed``, ``evaluate_failed``).
+
+    >>> sorted(worker_texts())[:3]
+    ['boot_failed', 'compute_failed', 'evaluate_failed']
+    """
+    return {**boot_texts(), "compute_failed": INTERNAL_FAILURE, "evaluate_failed": INTERNAL_EVALUATION_FAILURE}
+
+
+# --- «Tus datos» ------------------------------------------------------------------------------
+
+UNJUDGED_LABEL = "sin juicio"
+"""How a document nobody judged is named, in the lab's grade select and in «Tus datos»' query detail."""
+COMPLETE_LABEL = "Contar como 0 las consultas que falten"
+"""The «Tus datos» checkbox that scores qrels queries missing from a run as 0 (``eval --complete``): its
+label in the page, and how the warnings about missing queries name it (:mod:`raglab_core.errors`)."""
+
+
+def data_panel_words() -> dict:
+    """The «Tus datos» script's status sentences, by name (``{name}``: a file's name).
+
+    >>> data_panel_words()["chosen_file"].format(name="run.txt")
+    'Elegido: fichero «run.txt».'
+    """
+    return {
+        "no_file": "Sin fichero.",
+        "chosen_file": "Elegido: fichero «{name}».",
+        "chosen_sample": "Elegido: ejemplo «{name}».",
+        "chosen_text": "Elegido: texto pegado.",
+        "pasted": {"qrels": "qrels (texto pegado)", "run-a": "run A (texto pegado)", "run-b": "run B (texto pegado)"},
+        "stale": "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.",
+        "missing": "Faltan datos: elige al menos los qrels y el run A.",
+        "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
+        "loading_sample": "Cargando los datos de ejemplo…",
+        "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",
+        "preparing": "Preparando Python para evaluar…",
+        "done": "Evaluación terminada.",
+        "failed": "La evaluación no terminó: el motivo está debajo.",
+        "cancelled": "Evaluación cancelada.",
+        "stopped": "El cálculo se detuvo. Vuelve a pulsar «Evaluar».",
+    }
+
+
+def page_texts(runtime_bytes: int) -> dict:
+    """Every sentence the page's scripts show, as the build puts them in ``lab_config``: ``texts`` (lab.js,
+    :func:`status_texts`), ``workerTexts`` (worker.js, :func:`worker_texts`) and ``dataSaverText``
+    (:func:`data_saver_notice`, with the ``runtime_bytes`` Python's fast start downloads).
+
+    >>> sorted(page_texts(6_000_000))
+    ['dataSaverText', 'texts', 'workerTexts']
+    """
+    return {"dataSaverText": data_saver_notice(runtime_bytes), "texts": status_texts(), "workerTexts": worker_texts()}

@@ -1,0 +1,88 @@
+"""raglab_core's layers (DESIGN §2): the kernel, ``lab/`` and ``runs/``, and which may import which.
+
+- the kernel (the package root) imports neither subpackage; only the package's face (``__init__``),
+  the command line (``__main__``) and the Pyodide edge (``browser``) may import both;
+- ``lab`` never imports ``runs``, and ``runs`` never imports ``lab``;
+- ``corpus`` may import the kernel and ``runs``.
+
+Imports are read from the source (``ast``), relative or absolute, at any depth (inside functions too).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parents[1] / "raglab_core"
+EDGES = {"__init__", "__main__", "browser"}
+FORBIDDEN = {"kernel": {"lab", "runs", "corpus"}, "lab": {"runs", "corpus"}, "runs": {"lab", "corpus"},
+             "corpus": {"lab"}}
+
+
+def layer(module: str) -> str:
+    """``"lab"``, ``"runs"``, ``"corpus"``, ``"kernel"``, or ``"edge"`` for a dotted name inside raglab_core."""
+    first = module.split(".")[0]
+    if first in ("lab", "runs", "corpus"):
+        return first
+    return "edge" if first in EDGES else "kernel"
+
+
+def imported(path: Path, source: str) -> set:
+    """The raglab_core layers ``source`` (the module at ``path``) imports, as top-level names inside the package."""
+    package = path.relative_to(CORE).with_suffix("").parts[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                target = base + (node.module.split(".") if node.module else [])
+                names = [target + [alias.name] for alias in node.names] if not node.module else [target]
+            elif node.module and node.module.split(".")[0] == "raglab_core":
+                target = node.module.split(".")[1:]
+                names = [target + [alias.name] for alias in node.names] if not target else [target]
+            else:
+                continue
+            found |= {name[0] for name in names if name}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[1] for alias in node.names
+                      if alias.name.startswith("raglab_core.") and len(alias.name.split(".")) > 1}
+    return found
+
+
+def violations(path: Path, source: str) -> list:
+    module = ".".join(path.relative_to(CORE).with_suffix("").parts)
+    own = layer(module)
+    if own == "edge":
+        return []
+    return sorted(f"{module} imports {other}" for other in imported(path, source) if other in FORBIDDEN[own])
+
+
+MODULES = sorted(CORE.rglob("*.py"))
+
+
+def test_the_layers_exist():
+    assert {"lab", "runs"} <= {path.parent.name for path in MODULES}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(CORE)))
+def test_imports_flow_kernel_from_lab_and_runs_never_between(path):
+    assert violations(path, path.read_text("utf-8")) == []
+
+
+@pytest.mark.parametrize("where, line", [
+    ("metrics.py", "from .runs import measures"),
+    ("formatting.py", "from raglab_core.lab import compute"),
+    ("lab/strip.py", "from ..runs.evaluation import trec_order"),
+    ("lab/compute.py", "    from raglab_core.runs import panel"),
+    ("runs/report.py", "from ..lab import controls"),
+    ("runs/measures.py", "from .. import lab"),
+    ("runs/sanity.py", "import raglab_core.lab.form"),
+])
+def test_a_forbidden_import_fails(where, line):
+    path = CORE / where
+    source = path.read_text("utf-8") + "\n\ndef _added():\n" + ("    " + line.strip()) + "\n"
+    assert violations(path, source), f"{line!r} in {where} was not caught"
+
+
+def test_the_edges_may_import_both():
+    assert violations(CORE / "browser.py", "from .lab import compute\nfrom .runs.trec import parse_run\n") == []
