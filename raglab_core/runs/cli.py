@@ -43,9 +43,9 @@ from ..errors import LabError
 from ..metrics import GAIN_ALIASES, GAINS
 from .decoding import read_text_chunks
 from .evaluation import TIES, evaluate_run  # noqa: F401 (evaluate_run: the doctest)
-from .inputs import SLOTS, Reading, read_all, run_names
+from .inputs import MAX_RUNS, SLOTS, Reading, read_all, run_names
 from .measures import DEFAULT_MEASURES, SUPPORTED, lab_measures, parse_measures
-from .report import build_report, report_json, require_common_queries, warned_runs
+from .report import ALPHA, beaten, build_report, report_json, require_common_queries, warned_runs
 from .sanity import examples
 from .statistics import PERMUTATIONS, SEED, p_value_text
 
@@ -62,15 +62,17 @@ def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
     """Add ``eval`` to the command line's ``subcommands``; ``at_least(n)`` is the integer type of its counts."""
     evaluate = subcommands.add_parser(
         "eval",
-        help="evaluate a run (and compare a second one) against qrels",
-        description="Evaluate RUN (and compare RUN2 with it) against QRELS.",
+        help="evaluate runs against qrels (and compare every pair)",
+        description=f"Evaluate each RUN against QRELS (1 to {MAX_RUNS} runs); with two or more, compare every pair "
+        "(paired randomization test, Holm-corrected over the pairs).",
         epilog=f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
         f"{SUPPORTED}. Formats: TREC (extra run columns ignored, # comments; trec_eval 10), BEIR TSV qrels, JSON.",
     )
     add = evaluate.add_argument
     add("qrels", metavar="QRELS", help="qrels: TREC (qid iter docid rel), BEIR TSV (query-id corpus-id score) or JSON")
-    add("run", metavar="RUN", help="run: TREC (qid Q0 docid rank score tag [ignored columns]) or JSON {qid: {docid: score}}")
-    add("run2", metavar="RUN2", nargs="?", help="a second run, compared with RUN (the baseline)")
+    add("runs", metavar="RUN", nargs="+",
+        help="runs: TREC (qid Q0 docid rank score tag [ignored columns]) or JSON {qid: {docid: score}}; "
+        "each pair is compared with the earlier run as the baseline")
     add("--measures", help=f"measures in ir_measures notation, separated by spaces (default {DEFAULT_MEASURES!r})")
     add("--k", type=at_least(1), help="shorthand: the lab's P, R, RR and nDCG at cut-off k (default 10)")
     add("--umbral", type=at_least(1), help="shorthand: relevant if rel >= umbral (default 1)")
@@ -86,12 +88,15 @@ def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
     return evaluate
 
 
-def skipped_notes(runs, comparison) -> list[str]:
-    """English notes on the queries the evaluations (``[(name, RunEvaluation)]``) skipped or left unpaired."""
+def skipped_notes(runs, comparisons) -> list[str]:
+    """English notes on the queries the evaluations (``[(name, RunEvaluation)]``) skipped or left unpaired
+    (``comparisons``: ``{(i, j): Comparison}``)."""
     notes = [note for name, result in runs for note in _skipped(name, result)]
-    if comparison and comparison.unpaired:
-        unpaired = comparison.unpaired
-        notes.append(f"comparison: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
+    for (i, j), comparison in comparisons.items():
+        if comparison.unpaired:
+            unpaired = comparison.unpaired
+            which = "comparison" if len(runs) == 2 else f"comparison {runs[j][0]} - {runs[i][0]}"
+            notes.append(f"{which}: left out {_count(unpaired)} evaluated for one run only ({_sample(unpaired)})")
     return notes
 
 
@@ -122,22 +127,47 @@ def format_table(report, per_query=False) -> str:
         [run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in labels)] for run in report["runs"]
     ]
     blocks.append(_align(["run", "queries", *labels], rows))
-    comparison = report["comparison"]
-    if comparison:
+    if len(report["runs"]) > 2:
+        blocks.append(_lettered(report))
+    several = len(report["comparisons"]) > 1 if "comparisons" in report else False
+    for comparison in report.get("comparisons", []):
         title = (
             f"{comparison['candidate']} - {comparison['baseline']} (baseline)"
             f" over {comparison['queries']} paired queries;\n"
             f"{comparison['test']}, {comparison['permutations']} permutations, seed {comparison['seed']}"
         )
         title += f";\n95% CI: paired percentile bootstrap, {comparison['resamples']} resamples, seed {comparison['seed']}"
+        if several:
+            title += f";\nHolm-adjusted over the {len(report['comparisons'])} pairs"
         rows = []
         for label in labels:
             result = comparison["metrics"][label]
             counts = [str(result[key]) for key in ("wins", "ties", "losses")]
             low, high = result["ci95"]
-            rows.append([label, f"{result['mean_delta']:+.4f}", f"[{low:+.4f}, {high:+.4f}]", *counts, p_value_text(result['p_value'], comparison['permutations'], result['p_value_exact'], result['p_value_se'], 'en')])
-        blocks.append(title + "\n" + _align(["measure", "delta", "95% CI", "wins", "ties", "losses", "p-value"], rows))
+            p_value = p_value_text(result["p_value"], comparison["permutations"], result["p_value_exact"],
+                                   result["p_value_se"], "en")
+            row = [label, f"{result['mean_delta']:+.4f}", f"[{low:+.4f}, {high:+.4f}]", *counts, p_value]
+            rows.append(row + ([f"{result['p_value_adjusted']:.4f}"] if several else []))
+        header = ["measure", "delta", "95% CI", "wins", "ties", "losses", "p-value"] + (["Holm p"] if several else [])
+        blocks.append(title + "\n" + _align(header, rows))
     return "\n\n".join(blocks) + "\n"
+
+
+def _lettered(report) -> str:
+    """The runs' means lettered as in ranx's tables: after each mean, the letters of the runs it beats
+    (mean higher, Holm-adjusted p below ALPHA)."""
+    labels, letters = report["measures"], "abcdefghijkl"
+    wins = beaten(report)
+    rows = []
+    for index, run in enumerate(report["runs"]):
+        cells = []
+        for label in labels:
+            marks = "".join(letters[other] for other in wins[label][index])
+            cells.append(_number(run["mean"][label]) + (f" >{marks}" if marks else ""))
+        rows.append([f"{letters[index]}  {run['name']}", *cells])
+    note = (f"each mean is followed by >LETTERS: the runs it beats (higher mean, Holm-adjusted p < {ALPHA}"
+            " over all pairs)")
+    return note + "\n" + _align(["run", *labels], rows)
 
 
 def _number(value):
@@ -169,7 +199,9 @@ def _measures(args, parser):
 def run(args, parser) -> int:
     """``eval``: evaluate the runs of ``args`` and print the report; return the exit status."""
     measures = _measures(args, parser)
-    paths = [args.run] + ([args.run2] if args.run2 else [])
+    paths = args.runs
+    if len(paths) > MAX_RUNS:
+        parser.error(f"at most {MAX_RUNS} runs, got {len(paths)}")
     reading = Reading(args.qrels, paths, measures, args.ties, args.complete, keep_going=True)
     try:  # every file is read, so that all bad ones are reported
         read_all(reading, lambda slot: read_text_chunks(args.qrels if slot == "qrels" else paths[SLOTS.index(slot)]))
@@ -187,8 +219,8 @@ def run(args, parser) -> int:
         for error in errors:
             print(f"error: {error}", file=sys.stderr)
         return 1
-    report, comparison = build_report(runs, args.permutations, args.seed)
-    notes = skipped_notes(runs, comparison)
+    report, comparisons = build_report(runs, args.permutations, args.seed)
+    notes = skipped_notes(runs, comparisons)
     if args.json:
         output = report_json(report)
     else:
@@ -197,7 +229,7 @@ def run(args, parser) -> int:
         print(f"note: {note}", file=sys.stderr)
     for warning in report["warnings"]:  # they change no value and no exit status
         print(f"warning: {warning['message']}", file=sys.stderr)
-    warned = comparison and warned_runs(report)
+    warned = comparisons and warned_runs(report)
     if warned:
         print(f"warning: the comparison rests on data with warnings ({', '.join(warned)})", file=sys.stderr)
     sys.stdout.write(output)

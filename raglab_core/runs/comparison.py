@@ -84,11 +84,72 @@ def compare_runs(
     >>> rr.deltas, (rr.wins, rr.ties, rr.losses), rr.mean_delta, rr.p_value, rr.p_value_exact, rr.ci95
     ({'q1': 1.0, 'q2': 0.0}, (1, 1, 0), 0.5, 1.0, True, (0.0, 1.0))
     """
-    if (baseline.names, baseline.ties) != (candidate.names, candidate.ties):
-        raise LabError("settings_differ")
+    told = progress and (lambda index, name, pair, pairs: progress(index, name))
+    return compare_all([baseline, candidate], permutations, seed, told, resamples)[(0, 1)]
+
+
+def compare_all(runs, permutations: int = PERMUTATIONS, seed: int = SEED, progress=None,
+                resamples: int = RESAMPLES) -> dict:
+    """Every pair of ``runs`` (:class:`RunEvaluation` s, in input order) compared as :func:`compare_runs` compares
+    two: ``{(i, j): Comparison}`` for ``i < j``, run ``i`` the baseline.
+
+    Each pair's tests are its own (its deltas, its sign vectors from ``seed``). The bootstrap draws its
+    ``resamples`` once for all the pairs that share their paired queries (as every pair does when the runs
+    answer the same queries): the same resamples a call per pair would draw, at the cost of one.
+    ``progress(index, name, (i, j), pairs)`` is called before each test, and with ``name`` ``None``
+    before the bootstrap.
+
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> runs = [evaluate_run(qrels, {"q1": {"a": s, "z": 2.0}, "q2": {"b": 1.0}}, ["RR@1"]) for s in (1.0, 3.0, 2.5)]
+    >>> {pair: c.metrics["RR@1"].mean_delta for pair, c in compare_all(runs).items()}
+    {(0, 1): 0.5, (0, 2): 0.5, (1, 2): 0.0}
+    """
+    first = runs[0]
+    for run in runs[1:]:
+        if (first.names, first.ties) != (run.names, run.ties):
+            raise LabError("settings_differ")
+    pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    tested = {}
+    for pair in pairs:
+        told = progress and (lambda index, name, pair=pair: progress(index, name, pair, len(pairs)))
+        tested[pair] = _tested(runs[pair[0]], runs[pair[1]], permutations, seed, told)
+    if progress and pairs:
+        progress(len(first.names), None, pairs[-1], len(pairs))
+    by_queries = {}
+    for pair in pairs:
+        by_queries.setdefault(tested[pair][0], []).append(pair)
+    intervals = {}
+    for members in by_queries.values():
+        columns = [values for pair in members for _, _, values, _, _ in tested[pair][2]]
+        found = iter(bootstrap_intervals(columns, resamples, seed))
+        for pair in members:
+            intervals[pair] = [next(found) for _ in tested[pair][2]]
+    compared = {}
+    for pair in pairs:
+        queries, unpaired, rows = tested[pair]
+        metrics = {}
+        for (name, deltas, values, p_value, exact), interval in zip(rows, intervals[pair]):
+            metrics[name] = MetricComparison(
+                mean_delta=math.fsum(values) / len(values) if values else 0.0,
+                wins=sum(1 for delta in values if delta > 0),
+                ties=sum(1 for delta in values if delta == 0),
+                losses=sum(1 for delta in values if delta < 0),
+                p_value=p_value,
+                deltas=deltas,
+                ci95=interval,
+                p_value_exact=exact,
+                p_value_se=0.0 if exact else math.sqrt(p_value * (1 - p_value) / permutations),
+            )
+        compared[pair] = Comparison(queries=queries, unpaired=unpaired, permutations=permutations, seed=seed,
+                                    metrics=metrics, resamples=resamples)
+    return compared
+
+
+def _tested(baseline, candidate, permutations, seed, progress):
+    """One pair's paired queries, unpaired queries, and per measure: its deltas and randomization p-value."""
     queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))
     unpaired = tuple(sorted(baseline.per_query.keys() ^ candidate.per_query.keys()))
-    tested = []
+    rows = []
     for index, name in enumerate(baseline.names):
         if progress:
             progress(index, name)
@@ -99,23 +160,5 @@ def compare_runs(
         values = list(deltas.values())
         exact = sum(1 for delta in values if delta != 0) <= EXACT_LIMIT
         p_value = exact_randomization_test(values) if exact else randomization_test(values, permutations, seed)
-        tested.append((name, deltas, values, p_value, exact))
-    if progress:
-        progress(len(tested), None)
-    intervals = bootstrap_intervals([values for _, _, values, _, _ in tested], resamples, seed)
-    compared = {}
-    for (name, deltas, values, p_value, exact), interval in zip(tested, intervals):
-        compared[name] = MetricComparison(
-            mean_delta=math.fsum(values) / len(values) if values else 0.0,
-            wins=sum(1 for delta in values if delta > 0),
-            ties=sum(1 for delta in values if delta == 0),
-            losses=sum(1 for delta in values if delta < 0),
-            p_value=p_value,
-            deltas=deltas,
-            ci95=interval,
-            p_value_exact=exact,
-            p_value_se=0.0 if exact else math.sqrt(p_value * (1 - p_value) / permutations),
-        )
-    return Comparison(
-        queries=queries, unpaired=unpaired, permutations=permutations, seed=seed, metrics=compared, resamples=resamples
-    )
+        rows.append((name, deltas, values, p_value, exact))
+    return queries, unpaired, rows

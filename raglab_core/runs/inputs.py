@@ -32,33 +32,33 @@ from .evaluation import RunEvaluator
 from .measures import parse_measures  # noqa: F401 (the doctest)
 from .trec import QrelsReader, RunNotGrouped, RunReader
 
-SLOTS = ("A", "B")
-"""The runs' slots: run A (the baseline) and run B (compared with A)."""
+SLOTS = tuple("ABCDEFGHIJKL")
+"""The runs' slots, in input order: run A (the baseline of every comparison with it), B, … up to L."""
+MAX_RUNS = len(SLOTS)
+"""At most this many runs are evaluated together (ranx's tables letter them a to l)."""
 
 
 def run_names(names) -> list[str]:
     """Each run's name, as the command line's report and the page both show it: its file name (a path's
-    last part), made distinct with «A: » and «B: » only when both runs have the same one. A missing
-    name is «run A» or «run B».
+    last part), made distinct with its slot («A: », «B: », …) only where two runs have the same one. A
+    missing name is «run A», «run B», ….
 
     >>> run_names(["x/bm25.txt", "dense.txt"]), run_names(["x/run.txt", "y/run.txt"])
     (['bm25.txt', 'dense.txt'], ['A: run.txt', 'B: run.txt'])
-    >>> run_names(["", None])
-    ['run A', 'run B']
+    >>> run_names(["", None]), run_names(["a/r.txt", "b.txt", "c/r.txt"])
+    (['run A', 'run B'], ['A: r.txt', 'b.txt', 'C: r.txt'])
     """
     names = [
         os.path.basename(name) if isinstance(name, str) and name.strip() else f"run {slot}"
         for name, slot in zip(names, SLOTS)
     ]
-    if len(names) == 2 and names[0] == names[1]:
-        return [f"{slot}: {name}" for slot, name in zip(SLOTS, names)]
-    return names
+    return [f"{slot}: {name}" if names.count(name) > 1 else name for slot, name in zip(SLOTS, names)]
 
 
 class Reading:
     """The qrels, then each run, read and evaluated as their text arrives.
 
-    ``qrels_name`` and ``names`` (one or two runs) name the files in their
+    ``qrels_name`` and ``names`` (1 to :data:`MAX_RUNS` runs) name the files in their
     messages: the command line gives their paths, the page their names. A bad file raises
     :class:`~raglab_core.runs.trec.TrecFormatError` (a :class:`LabError`) from
     :meth:`feed` or :meth:`end`; with ``keep_going`` it is kept in
@@ -83,7 +83,7 @@ class Reading:
 
     @property
     def slot(self) -> str:
-        """The file being read: ``"qrels"``, ``"A"`` or ``"B"``."""
+        """The file being read: ``"qrels"``, or a run's slot, ``"A"``, ``"B"``, …"""
         return self.files[self.index][0]
 
     @property

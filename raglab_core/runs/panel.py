@@ -23,12 +23,10 @@ from ..words import UNJUDGED_LABEL, data_panel_words, reading_progress
 from .evaluation import tie_mode
 from .inputs import SLOTS, Reading, read_all, run_names
 from .measures import DEFAULT_MEASURES, parse_measures
-from .report import build_report, report_json, require_common_queries, warned_runs
+from .report import ALPHA, build_report, report_json, require_common_queries, warned_runs
 from .sanity import Notice
 from .statistics import EXACT_LIMIT, PERMUTATIONS, RESAMPLES, p_value_text
 
-ALPHA = 0.05
-"""The p-value below which the reading calls a difference rare under chance."""
 ROWS_SHOWN = 200
 """Per-query rows the page draws at once (the worker sorts every query and sends the first ones)."""
 DETAIL_DEPTH = 10
@@ -142,17 +140,17 @@ class EvaluationSession:
         share = max(self.share, self.reached)
         progress(share, "Comparando B con A…" if len(runs) == 2 else "Preparando las tablas…")
 
-        def compared(index, name):
+        def compared(index, name, pair=(0, 1), pairs=1):
             if name is None:
                 text = f"Calculando los intervalos de confianza ({integer(RESAMPLES)} remuestreos)…"
             else:
                 text = f"Comparando B con A: {name} ({index + 1} de {count}, {_permutations(PERMUTATIONS)})…"
             progress(share + (1 - share) * index / (count + 1), text)
 
-        report, comparison = build_report(runs, progress=compared)
+        report, comparisons = build_report(runs, progress=compared)
         self.report, self.runs = report, runs
         progress(1.0, "Preparando las tablas…")
-        return panel_view(report, runs, comparison)
+        return panel_view(report, runs, comparisons.get((0, 1)))
 
     def query_detail(self, qid: str) -> dict:
         """The first :data:`DETAIL_DEPTH` documents of each run for query ``qid`` (:func:`query_detail`)."""

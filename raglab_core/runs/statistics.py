@@ -10,6 +10,8 @@ compared query by query use these and no other copy:
   (:data:`EXACT_LIMIT`);
 * :func:`bootstrap_intervals` — the 95 % paired percentile bootstrap of the mean difference,
   resampling queries (Efron & Tibshirani 1993, ch. 13);
+* :func:`holm` — Holm–Bonferroni's step-down adjustment of the p-values of a family of tests
+  (Holm 1979), for all pairs of many runs or configurations;
 * :func:`p_value_text` — how a p-value reads against the number of permutations.
 
 References
@@ -19,6 +21,8 @@ References
 .. [2] M. D. Smucker, J. Allan and B. Carterette, "A comparison of statistical
    significance tests for information retrieval evaluation", CIKM 2007.
 .. [3] B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman & Hall, 1993.
+.. [4] S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian Journal of
+   Statistics 6(2), 1979.
 """
 
 import math
@@ -258,3 +262,24 @@ def bootstrap_intervals(columns, resamples: int = RESAMPLES, seed: int = SEED, l
         column_means.sort()
         intervals.append((_quantile(column_means, tail), _quantile(column_means, 1 - tail)))
     return intervals
+
+
+def holm(p_values) -> list:
+    """Holm–Bonferroni adjusted p-values, in the order given: ``p_(i)`` sorted ascending becomes
+    ``max_{j <= i} min(1, (m - j + 1) p_(j))`` (step-down, monotone, capped at 1; Holm 1979), as
+    ``statsmodels.stats.multitest.multipletests(method="holm")`` computes them. One p-value is
+    left as it is. Rejecting where the adjusted value is below α controls the family-wise error rate
+    at α for any dependence between the tests.
+
+    >>> holm([0.01, 0.04, 0.03]), holm([0.2])
+    ([0.03, 0.06, 0.06], [0.2])
+    >>> holm([0.5, 0.5, 0.01])
+    [1.0, 1.0, 0.03]
+    """
+    m = len(p_values)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
