@@ -2,9 +2,12 @@
 
 ::
 
-    python -m raglab_core eval QRELS RUN [RUN2] [--measures "nDCG@10 R@100 …"] [--json] …
+    python -m raglab_core eval QRELS RUN [RUN ...] [--measures "nDCG@10 R@100 …"] [--json] …
+    python -m raglab_core fuse RUN RUN [RUN ...] --method M [--norm N] [--rrf-k 60]
+        [--weights w1,w2,...] [--depth 1000] [--tag NAME]
 
-Each command's body lives with its domain: ``eval`` in :mod:`raglab_core.runs.cli`. This module
+Each command's body lives with its domain: ``eval`` in :mod:`raglab_core.runs.cli`, ``fuse`` in
+:mod:`raglab_core.runs.fuse_command`. This module
 only parses the command line and hands it over. Exit status: 0 on success, 1 when an input file is
 malformed, 2 for usage errors and unreadable files.
 
@@ -17,6 +20,7 @@ import argparse
 import sys
 
 from .runs import cli as eval_command
+from .runs import fuse_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     eval_command.add_parser(commands, _at_least)
+    fuse_command.add_parser(commands)
     return parser
 
 
@@ -49,6 +54,8 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if args.command == "fuse":
+        return fuse_command.run(args)
     return eval_command.run(args, parser)
 
 

@@ -253,6 +253,51 @@ MESSAGES = {
         ("… and 1 more", "… y 1 problema más."),
         ("… and {count} more", "… y {count} problemas más."),
     ),
+    # raglab_core.runs.fusion and the fuse command
+    "fusion_runs": (
+        "Fusion needs at least 2 runs; got {found}.",
+        "La fusión necesita al menos 2 runs; hay {found}.",
+    ),
+    "fusion_method": (
+        "Unsupported fusion method {name!r}. Supported: {supported}.",
+        "Método de fusión no admitido: «{name}». Se admiten: {supported}.",
+    ),
+    "fusion_norm": (
+        "Unsupported normalisation {name!r}. Supported: {supported}.",
+        "Normalización no admitida: «{name}». Se admiten: {supported}.",
+    ),
+    "fusion_param": (
+        "The fusion method {method!r} takes no parameter {name!r} (it takes: {accepted}).",
+        "El método de fusión «{method}» no admite el parámetro «{name}» (admite: {accepted}).",
+    ),
+    "fusion_rrf_k": (
+        "rrf's k must be a number greater than or equal to 0; got {value!r}.",
+        "La k de rrf debe ser un número mayor o igual que 0; se ha dado «{value}».",
+    ),
+    "fusion_weights": (
+        "wsum needs one weight per run, each a finite number: {expected} runs, got {found!r}.",
+        "wsum necesita un peso por run, cada uno un número finito: hay {expected} runs y se han dado {found}.",
+    ),
+    "fusion_rrf_borda": (
+        "rrf ranks each run itself, so the borda normalisation is not offered with it (ranx would rank "
+        "by an arbitrary order); use another normalisation, or none.",
+        "rrf ordena cada run por sí mismo, así que no se ofrece con la normalización borda (ranx ordenaría "
+        "en un orden arbitrario); usa otra normalización, o ninguna.",
+    ),
+    "fusion_depth": (
+        "The depth must be an integer greater than or equal to 1; got {value!r}.",
+        "La profundidad debe ser un número entero mayor o igual que 1; se ha dado «{value}».",
+    ),
+    "fusion_query_missing": (
+        (
+            "{name}: 1 query of the other runs is missing from it ({sample}); it contributes nothing to it",
+            "A «{name}» le falta 1 consulta de los otros runs ({sample}); no aporta nada a ella.",
+        ),
+        (
+            "{name}: {count} queries of the other runs are missing from it ({sample}); it contributes nothing to them",
+            "A «{name}» le faltan {count} consultas de los otros runs ({sample}); no aporta nada a ellas.",
+        ),
+    ),
 }
 LANGUAGES = ("en", "es")
 

@@ -5,7 +5,6 @@ are checked against a two-run comparison of the same pair, and two runs against 
 """
 
 import json
-import random
 
 import pytest
 from statsmodels.stats.multitest import multipletests
@@ -14,7 +13,6 @@ from raglab_core.__main__ import main
 from raglab_core.runs.comparison import compare_runs
 from raglab_core.runs.evaluation import evaluate_run
 from raglab_core.runs.report import beaten, build_report
-from raglab_core.runs.statistics import holm
 
 from .conftest import ROOT
 
@@ -26,15 +24,6 @@ def run_cli(capsys, *args):
     status = main(["eval", *map(str, args)])
     out, err = capsys.readouterr()
     return status, out, err
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_holm_is_statsmodels_holm(seed):
-    rng = random.Random(seed)
-    size = rng.choice([1, 2, 3, 6, 15, 66])
-    p_values = [rng.choice([rng.random(), rng.random() ** 4, 0.05, 1.0, 0.0]) for _ in range(size)]
-    expected = multipletests(p_values, method="holm")[1]
-    assert holm(p_values) == pytest.approx(list(expected), abs=1e-15)
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +106,31 @@ def test_more_than_twelve_runs_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["eval", str(SAMPLE / "qrels.txt"), *[str(SAMPLE / "run-bm25.txt")] * 13])
     assert stopped.value.code == 2 and "at most 12 runs" in capsys.readouterr().err
+
+
+def test_each_pair_says_how_different_its_rankings_are(capsys):
+    """Jaccard@10 and RBO_ext from the rankings the evaluator kept equal those of the whole runs
+    (tests/test_overlap.py checks both against the rbo package and the paper's equation)."""
+    from raglab_core.runs.overlap import mean_overlap
+    from raglab_core.runs.trec import parse_run
+
+    status, out, _ = run_cli(capsys, SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt", "--json",
+                             "--permutations", "100")
+    [overlap] = json.loads(out)["overlap"]
+    whole = mean_overlap(*(parse_run((SAMPLE / name).read_text("utf-8")) for name in ("run-bm25.txt", "run-densa.txt")))
+    assert (overlap["baseline"], overlap["candidate"]) == ("run-bm25.txt", "run-densa.txt")
+    assert (overlap["queries"], overlap["jaccard@10"], overlap["rbo"]) == (40, whole.jaccard, whole.rbo)
+    assert 0.1 < whole.jaccard < 0.3  # the two runs share few of their top 10s
+
+
+def test_the_query_detail_still_shows_ten_documents_per_run():
+    from raglab_core.runs.panel import EvaluationSession
+
+    files = {"qrels": "qrels.txt", "A": "run-bm25.txt", "B": "run-densa.txt"}
+    session = EvaluationSession({"qrels": "qrels.txt", "runs": ["run-bm25.txt", "run-densa.txt"]})
+    while slot := session.next():
+        session.feed((SAMPLE / files[slot]).read_text("utf-8"))
+        session.end()
+    session.finish()
+    detail = session.query_detail("q01")
+    assert [len(column["documents"]) for column in detail["runs"]] == [10, 10]

@@ -269,7 +269,7 @@ def query_detail(qid, qrels, runs) -> dict:
     [('c', 'sin juicio', True), ('b', 'grado 0', False)]
     """
     judged = qrels.get(qid, {}) if qrels else {}
-    tops = [result.top.get(qid) for _, result in runs]
+    tops = [(result.top.get(qid) or [])[:DETAIL_DEPTH] for _, result in runs]
     shared = set(tops[0] or ()) & set(tops[1] or ()) if len(tops) == 2 else set()
     columns = []
     for (name, _), top in zip(runs, tops):

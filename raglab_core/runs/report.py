@@ -13,6 +13,7 @@ import json
 from ..errors import LabError
 from .comparison import compare_all
 from .evaluation import evaluate_run  # noqa: F401 (the doctest)
+from .overlap import JACCARD_K, mean_ranked_overlap
 from .sanity import run_warnings
 from .statistics import INTERVAL_NAME, PERMUTATIONS, RESAMPLES, SEED, TEST_NAME, holm
 
@@ -61,13 +62,17 @@ def build_report(runs, permutations=PERMUTATIONS, seed=SEED, progress=None, resa
          "comparison": None | PAIR,          # exactly two runs: the second against the first
          "correction": "holm",               # two runs or more:
          "comparisons": [PAIR, …],           #   every pair i < j, in input order
+         "overlap": [{"baseline", "candidate", "queries", "jaccard@10", "rbo"}, …],   # the same pairs
          "warnings": [{"code", "message" (English), "run", …}]}
 
     where ``PAIR`` is ``{"baseline", "candidate", "queries", "test", "permutations", "seed", "interval",
     "resamples", "metrics": {name: {"mean_delta", "ci95": [lo, hi], "wins", "ties", "losses",
     "p_value", "p_value_adjusted", "p_value_exact", "p_value_se", "per_query"}}}``, and
     ``p_value_adjusted`` is Holm's adjustment (:func:`~raglab_core.runs.statistics.holm`) of the
-    p-values of all the pairs for that measure: with one pair, the p-value itself.
+    p-values of all the pairs for that measure: with one pair, the p-value itself. ``overlap`` says how
+    different the pairs' rankings are, judged or not (:mod:`raglab_core.runs.overlap`): it reads the
+    rankings the evaluations kept (``keep`` >= 100, as :class:`~raglab_core.runs.inputs.Reading` keeps
+    them for two runs or more), and is ``null`` without them.
 
     ``warnings``: :func:`raglab_core.runs.sanity.run_warnings`, which change no value.
 
@@ -107,8 +112,9 @@ def build_report(runs, permutations=PERMUTATIONS, seed=SEED, progress=None, resa
                  for (i, j), compared in comparisons.items()]
         if len(runs) == 2:
             report["comparison"] = pairs[0]
+        overlap = [_overlap_json(runs[i], runs[j]) for i, j in comparisons]
         warnings = report.pop("warnings")
-        report.update(correction="holm", comparisons=pairs, warnings=warnings)
+        report.update(correction="holm", comparisons=pairs, overlap=overlap, warnings=warnings)
     return report, comparisons
 
 
@@ -137,6 +143,14 @@ def beaten(report, alpha: float = None) -> dict:
                 wins[winner].append(loser)
         found[name] = [sorted(beaten_runs) for beaten_runs in wins]
     return found
+
+
+def _overlap_json(baseline, candidate) -> dict:
+    """How different two runs' rankings are, without judgments: mean Jaccard@10 and RBO_ext (p = 0.9, top
+    100) over the queries both answer that the qrels judge (their rankings as the evaluator kept them)."""
+    found = mean_ranked_overlap(baseline[1].top, candidate[1].top)
+    return {"baseline": baseline[0], "candidate": candidate[0], "queries": found.queries,
+            f"jaccard@{JACCARD_K}": found.jaccard, "rbo": found.rbo}
 
 
 def _pair_json(baseline, candidate, comparison, adjusted) -> dict:
