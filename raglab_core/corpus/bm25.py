@@ -159,9 +159,21 @@ class Bm25:
         found = self.cache[term] = (weights, max(weights.values(), default=0.0))
         return found
 
+    def plan(self, terms) -> list:
+        """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, weights)]``,
+        the largest possible contribution (highest weight times repeats) first, terms no chunk holds left out."""
+        plan = []
+        for term, repeats in Counter(terms).items():
+            weights, highest = self.postings(term)
+            if weights:
+                plan.append((highest * repeats, -term, float(repeats), weights))
+        plan.sort(reverse=True)
+        return plan
+
     def scores(self, terms) -> dict:
-        """``{chunk: score}`` for every chunk sharing a term with the query (the definition; :meth:`search`
-        gives its top without computing all of it).
+        """``{chunk: score}`` for every chunk sharing a term with the query: the definition, which :meth:`search`
+        computes only the top of. A term given ``n`` times adds ``n`` times its weight; the terms are added in
+        :meth:`plan`'s order, as :meth:`search` adds them, so that both give the same floating-point sums.
 
         >>> from raglab_core.corpus.tokens import tokenize_corpus
         >>> from raglab_core.corpus.chunks import chunk_table
@@ -171,20 +183,15 @@ class Bm25:
         {0: 0.523659, 1: 0.204856}
         """
         total = {}
-        for term in terms:
-            for chunk, weight in self.postings(term)[0].items():
-                total[chunk] = total.get(chunk, 0.0) + weight
+        for _, _, repeats, weights in self.plan(terms):
+            for chunk, weight in weights.items():
+                total[chunk] = total.get(chunk, 0.0) + (weight if repeats == 1.0 else weight * repeats)
         return total
 
     def search(self, terms, depth: int = DEPTH) -> list:
         """The top ``depth`` chunks for a query's term numbers (repeats count): ``[(chunk, score), ...]`` in
         trec_eval's order. Chunks sharing no term with the query are not retrieved."""
-        plan = []
-        for term, repeats in Counter(terms).items():
-            weights, highest = self.postings(term)
-            if weights:
-                plan.append((highest * repeats, -term, float(repeats), weights))
-        plan.sort(reverse=True)
+        plan = self.plan(terms)
         left = math.fsum(step[0] for step in plan)
         scores, step = {}, 0
         while step < len(plan):  # every chunk of these terms
