@@ -209,7 +209,9 @@ def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, 
                         measures=None, chunks_name: str = "chunks", run_name: str = "run") -> Evaluation:
     """Measure your own chunks (``{chunk_id: (doc, start, end)}``, as
     :func:`~raglab_core.corpus.exchange.read_chunks` reads them) and a run over them
-    (``{qid: {chunk_id: score}}``); a chunk id the chunks lack is a :class:`LabError`."""
+    (``{qid: {chunk_id: score}}``); a chunk id the chunks lack is a :class:`LabError`. A query the run
+    lacks retrieved nothing (a TREC run has no line for it), as in :func:`evaluate_config`."""
+    chunk_run = {**{qid: {} for qid in prepared.queries}, **chunk_run}
     for qid, scores in chunk_run.items():
         for chunk_id in scores:
             if chunk_id not in chunk_spans:
