@@ -401,6 +401,54 @@ MESSAGES = {
         "«{run}»: el chunk «{chunk}» (consulta «{qid}») no está en «{chunks}»; un run sobre tus chunks debe usar "
         "su chunk_id",
     ),
+    # raglab_core.corpus.sweep and raglab_core.corpus.sanity: configurations, and warnings on a sweep
+    "config": (
+        "{value!r} is not a configuration: write chunk size and overlap in tokens as C:O, such as 256:32.",
+        "«{value}» no es una configuración: escribe el tamaño de chunk y el solape en tokens como C:O, por ejemplo 256:32.",
+    ),
+    "config_overlap": (
+        "{value!r}: the overlap ({overlap}) must be smaller than the chunk size ({chunk}), and the chunk size at least 1.",
+        "«{value}»: el solape ({overlap}) debe ser menor que el tamaño de chunk ({chunk}), y el chunk de al menos 1.",
+    ),
+    "config_none": ("No configuration given: write them as C:O, such as 256:32.",
+                    "No hay ninguna configuración: escríbelas como C:O, por ejemplo 256:32."),
+    "config_many": ("{count} configurations: at most {maximum} in one sweep.",
+                    "{count} configuraciones: como mucho {maximum} en un barrido."),
+    "config_baseline": ("The baseline {value!r} is not one of the configurations ({configs}).",
+                        "La referencia «{value}» no es una de las configuraciones ({configs})."),
+    "queries_without_evidence": (
+        (
+            "1 query of {total} has no evidence span ({examples}); the evidence measures leave it out.",
+            "1 consulta de {total} no tiene ningún fragmento de evidencia ({examples}); las medidas de evidencia la "
+            "dejan fuera.",
+        ),
+        (
+            "{count} queries of {total} have no evidence span ({examples}); the evidence measures leave them out.",
+            "{count} consultas de {total} no tienen ningún fragmento de evidencia ({examples}); las medidas de "
+            "evidencia las dejan fuera.",
+        ),
+    ),
+    "queries_retrieve_nothing": (
+        (
+            "1 query of {total} shares no token with the corpus ({examples}), so BM25 retrieves nothing for it.",
+            "1 consulta de {total} no comparte ningún token con el corpus ({examples}), así que BM25 no recupera "
+            "nada para ella.",
+        ),
+        (
+            "{count} queries of {total} share no token with the corpus ({examples}), so BM25 retrieves nothing for "
+            "them: check that the queries and the corpus are in the same language and that this is the right "
+            "queries file.",
+            "{count} consultas de {total} no comparten ningún token con el corpus ({examples}), así que BM25 no "
+            "recupera nada para ellas: comprueba que las consultas y el corpus estén en el mismo idioma y que este "
+            "sea el fichero de consultas correcto.",
+        ),
+    ),
+    "config_low_ceiling": (
+        "{run}: only {fraction} of the evidence spans lie whole in some chunk (below {limit}): before any "
+        "retrieval, most evidence is cut by the chunk borders.",
+        "«{run}»: solo el {fraction} de los fragmentos de evidencia cabe entero en algún chunk (menos del "
+        "{limit}): antes de recuperar nada, los bordes de los chunks cortan la mayor parte de la evidencia.",
+    ),
 }
 LANGUAGES = ("en", "es")
 
