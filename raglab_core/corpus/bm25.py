@@ -57,8 +57,8 @@ References
    Processing & Management 31(6), 1995 (max-score).
 """
 
-import heapq
 import math
+import struct
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
@@ -106,9 +106,19 @@ class Positions:
         return self.order[self.starts[term]: self.starts[term + 1]]
 
 
-def _runs(values, counts) -> array:
-    """``values[0]`` repeated ``counts[0]`` times, then ``values[1]``..., as an array (C loops)."""
-    return array("i", chain.from_iterable(map(repeat, values, counts)))
+_INT = struct.Struct("i")
+
+
+def _runs(count: int, lengths) -> array:
+    """``0`` repeated ``lengths[0]`` times, then ``1`` repeated ``lengths[1]`` times, …, up to ``count - 1``:
+    an array built from repeated bytes (C loops, no Python step per element).
+
+    >>> list(_runs(3, [2, 0, 1]))
+    [0, 0, 2]
+    """
+    runs = array("i")
+    runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, range(count)), lengths)))
+    return runs
 
 
 class Bm25:
@@ -130,8 +140,8 @@ class Bm25:
             same_after = index + 1 < self.count and documents[index + 1] == documents[index]
             new.append(lasts[index] - (lasts[index - 1] if same_before else 0))
             final.append((firsts[index + 1] if same_after else lasts[index]) - firsts[index])
-        self.first = _runs(range(self.count), new)
-        self.last = _runs(range(self.count), final) if table.overlap else None
+        self.first = _runs(self.count, new)
+        self.last = _runs(self.count, final) if table.overlap else None
         self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
         self.cache = {}
 
@@ -193,62 +203,56 @@ class Bm25:
         trec_eval's order. Chunks sharing no term with the query are not retrieved."""
         plan = self.plan(terms)
         left = math.fsum(step[0] for step in plan)
-        scores, step = {}, 0
-        while step < len(plan):  # every chunk of these terms
+        # Every chunk of the first terms, added into one list of scores (C loops: map, not a Python loop).
+        scores, seen, total, floor, step = [0.0] * self.count, set(), 0.0, 0.0, 0
+        while step < len(plan):
             highest, _, repeats, weights = plan[step]
             step += 1
             left -= highest
-            scores = _merge(scores, weights, repeats)
-            # The depth-th score is at most the mean of the top depth, so at most sum / depth: sort only when
-            # that bound lets the terms left be too weak.
+            chunks = weights.keys()
+            added = weights.values() if repeats == 1.0 else list(map(mul, weights.values(), repeat(repeats)))
+            seen |= chunks
+            list(map(scores.__setitem__, chunks, map(add, map(scores.__getitem__, chunks), added)))
+            total += sum(added)
+            # The depth-th score is at most the mean of the top depth, so at most total / depth: only then is it
+            # worth finding whether the terms left can lift a chunk not seen yet into the top.
             bound = left * (1 + SLACK)
-            if step < len(plan) and len(scores) >= depth and bound * depth < sum(scores.values()):
-                if bound < _kth(scores, depth):
+            if step < len(plan) and len(seen) >= depth and bound * depth < total:
+                floor = _kth([scores[chunk] for chunk in seen], depth)
+                if bound < floor:
                     break
-        pruned = False
-        while step < len(plan):  # only the chunks already seen
-            if not pruned or len(scores) > 4 * depth:
-                floor = _kth(scores, depth) / (1 + SLACK) - left
-                if floor > 0:
-                    scores = dict(compress(scores.items(), map(ge, scores.values(), repeat(floor))))
-                pruned = True
+        found = dict(zip(seen, map(scores.__getitem__, seen)))
+        # The other terms only add to the chunks seen; those that cannot reach the floor (a lower bound of the
+        # final depth-th score) with every term left are dropped first.
+        while step < len(plan):
+            cut = floor / (1 + SLACK) - left
+            if cut > 0:
+                found = dict(compress(found.items(), map(ge, found.values(), repeat(cut))))
             highest, _, repeats, weights = plan[step]
             step += 1
             left -= highest
-            found = map(weights.get, scores, repeat(0.0))
+            added = map(weights.get, found, repeat(0.0))
             if repeats != 1.0:
-                found = map(mul, found, repeat(repeats))
-            scores = dict(zip(scores, map(add, scores.values(), found)))
-        return self.ranked(scores, depth)
+                added = map(mul, added, repeat(repeats))
+            found = dict(zip(found, map(add, found.values(), added)))
+        return self.ranked(found, depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
         if len(scores) > depth:
-            cut = _kth(scores, depth)
-            scores = {chunk: score for chunk, score in scores.items() if score >= cut}
+            cut = _kth(list(scores.values()), depth)
+            scores = dict(compress(scores.items(), map(ge, scores.values(), repeat(cut))))
         ids = self.table.chunk_ids
-        order = sorted(scores.items(), key=lambda item: (item[1], ids[item[0]]), reverse=True)
-        return order[:depth]
+        order = sorted(zip(scores.values(), map(ids.__getitem__, scores), scores), reverse=True)
+        return [(chunk, score) for score, _, chunk in order[:depth]]
+
+    def forget(self, term: int) -> None:
+        """Drop ``term``'s cached postings (no query left needs them)."""
+        self.cache.pop(term, None)
 
 
-def _kth(scores: dict, k: int) -> float:
-    """The ``k``-th largest score (the smallest when there are fewer)."""
-    values = scores.values()
+def _kth(values: list, k: int) -> float:
+    """The ``k``-th largest of ``values`` (the smallest when there are fewer)."""
     if len(values) <= k:
         return min(values)
-    return heapq.nlargest(k, values)[-1] if len(values) < 8 * k else sorted(values)[-k]
-
-
-def _merge(scores: dict, weights: dict, repeats: float) -> dict:
-    """``scores`` plus ``repeats`` times ``weights``, chunk by chunk (a new dict when that is faster)."""
-    if repeats != 1.0:
-        weights = dict(zip(weights, map(mul, weights.values(), repeat(repeats))))
-    if not scores:
-        return dict(weights)
-    if 4 * len(weights) < len(scores):  # few chunks to add: in place
-        get = scores.get
-        for chunk, weight in weights.items():
-            scores[chunk] = get(chunk, 0.0) + weight
-        return scores
-    chunks = scores.keys() | weights.keys()
-    return dict(zip(chunks, map(add, map(scores.get, chunks, repeat(0.0)), map(weights.get, chunks, repeat(0.0)))))
+    return sorted(values)[-k]

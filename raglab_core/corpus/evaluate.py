@@ -46,6 +46,7 @@ References
 """
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..runs.evaluation import RunEvaluator, trec_order
@@ -194,16 +195,32 @@ def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1
     table = chunk_table(prepared.corpus, chunk, overlap)
     index = Bm25(table, prepared.positions, k1, b)
     ids = table.chunk_ids
-    chunk_run = {}
+    uses = Counter(term for terms in prepared.terms.values() for term in set(terms))
+    chunk_run, retrieved = {}, set()
     for done, (qid, terms) in enumerate(prepared.terms.items(), 1):
-        chunk_run[qid] = {ids[chunk]: score for chunk, score in index.search(terms, depth)}
+        ranked = index.search(terms, depth)
+        chunk_run[qid] = {ids[number]: score for number, score in ranked}
+        retrieved.update(number for number, _ in ranked)
+        for term in set(terms):  # a term's postings are kept until the last query that needs them
+            uses[term] -= 1
+            if not uses[term]:
+                index.forget(term)
         if progress is not None:
             progress(done, len(prepared.terms))
+    # The characters of the chunks the measures read: those retrieved, and every chunk of a document
+    # holding evidence (for the ceiling).
     doc_ids = prepared.corpus.ids
-    chunk_spans = {chunk_id: (doc_ids[table.documents[number]], *table.characters(number))
-                   for number, chunk_id in enumerate(ids)}
+    numbers = {doc_id: number for number, doc_id in enumerate(doc_ids)}
+    evidence_chunks = set()
+    for spans in prepared.evidence.values():
+        for doc_id, _, _ in spans:
+            number = numbers[doc_id]
+            evidence_chunks.update(range(table.by_document[number], table.by_document[number + 1]))
+    chunk_spans = {ids[number]: (doc_ids[table.documents[number]], *table.characters(number))
+                   for number in retrieved | evidence_chunks}
+    ceiling_index = ChunkSpans(chunk_spans[ids[number]] for number in evidence_chunks)
     return evaluate_runs(table.name, chunk_spans, chunk_run, prepared.evidence, cuts, qrels, measures,
-                         table.footprint(), chunk, overlap)
+                         table.footprint(), chunk, overlap, ceiling_index)
 
 
 def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, cuts=CUTS, qrels=None,
