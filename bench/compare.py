@@ -3,7 +3,7 @@
     .venv/bin/python bench/compare.py [--runs 8] DIST DIST [DIST …]
 
 Times on a shared 2-core machine drift by a third between runs, so a before/after comparison is
-only fair within one run: this serves each directory (as bench/page.py does) and loads them in
+only fair within one run: this serves each directory (bench/harness.py) and loads them in
 turn, run after run. Cold: a fresh browser context per load. Repeat: one context per build,
 warmed by one load (service worker installed, decoded snapshot kept), then reloaded. Prints the
 median, min and max of navigation start → "raglab:ready" for each, and of the first contentful
@@ -19,8 +19,8 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from page import CHROMIUM_ARGS, HAS_KEPT_SNAPSHOT, find_chromium, serve  # noqa: E402
+from harness import CHROMIUM_ARGS, find_chromium, serve
+from loads import make_repeat_visit
 
 READY = "performance.getEntriesByName('raglab:ready')[0].startTime"
 FCP = "(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime"
@@ -38,19 +38,6 @@ def load(context, url: str, paints: list[float] | None = None) -> float:
     return ready
 
 
-def warm(context, url: str) -> None:
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
-    page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true")
-    for _ in range(100):  # the worker keeps the decoded snapshot a second after ready
-        if page.evaluate(HAS_KEPT_SNAPSHOT):
-            break
-        page.wait_for_timeout(100)
-    page.wait_for_timeout(1000)
-    page.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=8)
@@ -62,7 +49,7 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    servers = [(str(dist), *serve(dist.resolve())) for dist in args.dists]
+    servers = [(str(dist), *serve(dist)) for dist in args.dists]
     cold: dict[str, list[float]] = {}
     paint: dict[str, list[float]] = {}
     repeat: dict[str, list[float]] = {}
@@ -76,7 +63,7 @@ def main() -> None:
         contexts = []
         for name, _httpd, url in servers:
             context = browser.new_context()
-            warm(context, url)
+            make_repeat_visit(context, url)
             contexts.append((name, context, url))
         for _ in range(args.runs):
             for name, context, url in contexts:

@@ -35,31 +35,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from raglab_site.devserver import make_server  # noqa: E402
-from raglab_site.runtime import PYODIDE_DIR  # noqa: E402
-from raglab_site.snapshot import KEPT_CACHE  # noqa: E402
-
-# Has the worker kept the decoded snapshot for the next visit (worker.js, after ready)?
-HAS_KEPT_SNAPSHOT = f"self.caches ? caches.has({KEPT_CACHE!r}) : true"
-from chromium import find_chromium  # noqa: E402
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]
+from harness import CHROMIUM_ARGS, DEVTOOLS_CPU_RATE, FOUR_G, ROOT, SLOW_NETWORK, PhoneCpu, find_chromium, lab_config, serve
+from loads import TRACE_CATEGORIES, first_move, make_repeat_visit, profile_load, throttle, warm_up
 
 # Long tasks and paint entries are buffered by the browser; this only has to read them at the end.
 OBSERVE = """
@@ -67,238 +51,6 @@ window.__longTasks = [];
 new PerformanceObserver(list => { for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
   .observe({type: "longtask", buffered: true});
 """
-
-PLAIN_HTML = """<!doctype html><html lang="es"><head><meta charset="utf-8"><title>plain Pyodide boot</title>
-<script type="module" src="plain.js"></script></head><body><p id="out">…</p></body></html>"""
-
-PLAIN_JS = """
-import { loadPyodide } from "../%(runtime)s";
-const config = %(config)s;
-const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href });
-await py.loadPackage(new URL("../" + config.wheel.url, location.href).href);
-py.globals.set("scenario_json", JSON.stringify(config.scenario));
-const text = py.runPython(`
-import json, raglab_core
-raglab_core.compute({"scenario": json.loads(scenario_json)})["outputs"]["precision"]["text"]
-`);
-document.getElementById("out").textContent = text;
-performance.mark("raglab:ready");
-document.documentElement.dataset.ready = "true";
-"""
-
-
-def lab_config(dist: Path) -> dict:
-    html = (dist / "index.html").read_text("utf-8")
-    return json.loads(html.split('id="lab-config">', 1)[1].split("</script>", 1)[0])
-
-
-def add_precompressed_copies(path: Path) -> None:
-    import gzip
-
-    import brotli
-
-    data = path.read_bytes()
-    path.with_name(path.name + ".br").write_bytes(brotli.compress(data, quality=11))
-    path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
-
-
-def serve(dist: Path):
-    """dist/ plus the reference page under /__plain/ (in a temporary overlay, dist/ is untouched)."""
-    config = lab_config(dist)
-    overlay = Path(tempfile.mkdtemp(prefix="raglab-bench-"))
-    for path in dist.rglob("*"):
-        if path.is_file():
-            target = overlay / path.relative_to(dist)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(path, target)
-    # The plain boot reads Pyodide's stock lock file, which the lab itself does not ship; with its
-    # precompressed copies, as every other file (119 KB as is, 22 KB brotli: a CDN compresses it too).
-    lock = overlay / config["pyodide"] / "pyodide-lock.json"
-    os.symlink(PYODIDE_DIR / "pyodide-lock.json", lock)
-    add_precompressed_copies(lock)
-    plain = overlay / "__plain"
-    plain.mkdir()
-    (plain / "index.html").write_text(PLAIN_HTML, "utf-8")
-    (plain / "plain.js").write_text(
-        PLAIN_JS % {"pyodide": config["pyodide"], "runtime": config["runtime"], "config": json.dumps({"wheel": config["wheel"], "scenario": config["scenario"]})},
-        "utf-8",
-    )
-    httpd = make_server(overlay, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
-
-
-SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
-FOUR_G = {"offline": False, "latency": 60, "downloadThroughput": 9e6 / 8, "uploadThroughput": 9e6 / 8}
-# Every throttled load is cold in a fresh context, whose HTTP cache starts empty; it is not disabled
-# (Network.setCacheDisabled), as it was until 2026-12-01: with it off, the worker's requests for the
-# runtime could not join the downloads boot.js preloads, and the page would download them twice.
-
-# --- profiles: time to first correct interaction ---------------------------------------------------
-#
-# A phone's CPU is slower on every thread, the worker's included. DevTools' Emulation.setCPUThrottlingRate
-# slows a page's main thread only (on a worker target it answers "Operation is only supported for pages,
-# not workers"): it would slow the plain boot, which runs on the main thread, and spare the lab's worker.
-# So Chromium runs in a cgroup (v1 `cpu` controller) held to half a CPU (cfs_quota_us 50000 of a
-# cfs_period_us 100000): a small wrapper joins the group, then execs Chromium, whose every process and
-# thread inherits it. Where no group can be made (not root, no cgroup v1), the DevTools throttle stands
-# in, and the report says it slows the main thread only.
-CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
-PHONE_QUOTA_US, PHONE_PERIOD_US = 50_000, 100_000
-DEVTOOLS_CPU_RATE = 4  # the fallback's slowdown of the main thread
-
-
-class PhoneCpu:
-    """A Chromium wrapper in a cgroup held to half a CPU (``path``), or ``path = None`` and a reason."""
-
-    def __init__(self, chromium: str):
-        self.group = CGROUP_CPU / f"raglab-bench-phone-{os.getpid()}"
-        self.path, self.reason = None, None
-        try:
-            self.group.mkdir()
-            (self.group / "cpu.cfs_period_us").write_text(str(PHONE_PERIOD_US))
-            (self.group / "cpu.cfs_quota_us").write_text(str(PHONE_QUOTA_US))
-        except OSError as error:
-            self.reason = f"no cgroup could be made ({error.strerror}: {self.group})"
-            return
-        self.dir = Path(tempfile.mkdtemp(prefix="raglab-phone-"))
-        wrapper = self.dir / "chromium-half-cpu"
-        wrapper.write_text(f"#!/bin/sh\n# joins the cgroup before exec, so that every Chromium process is in it\n"
-                           f"echo $$ > '{self.group}/cgroup.procs' || exit 1\nexec '{chromium}' \"$@\"\n")
-        wrapper.chmod(0o755)
-        self.path = str(wrapper)
-
-    def close(self) -> None:
-        """Remove the group once the browser's processes have left it."""
-        if self.path is None:
-            return
-        for _ in range(100):
-            try:
-                self.group.rmdir()
-                break
-            except OSError:
-                time.sleep(0.1)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-# Installed at the document's start (an init script, given `expected`): once a key has reached the
-# page, records when every checked output holds the value of the state asked for and nothing is marked
-# busy (__correctAt; performance.now(): ms since navigation start), and when the frame after the key's
-# handlers was presented (__keyPaintedAt: the Event Timing entry's startTime + duration, 8 ms steps).
-# The observer watches `document`: when an init script runs, document.documentElement is still null
-# (until 2026-12-01 it watched that, threw, and only the keydown's setTimeout checked).
-WATCH_CORRECT = """(() => {
-  const expected = %s;
-  window.__correctAt = null;
-  window.__keyAt = null;
-  const check = () => {
-    if (window.__keyAt === null || window.__correctAt !== null) return;
-    if (document.querySelector("[data-busy-region][aria-busy]")) return;
-    for (const [name, raw] of Object.entries(expected)) {
-      const node = document.querySelector(`[data-output="${name}"]`);
-      if (!node || node.getAttribute("data-value") !== raw) return;
-    }
-    window.__correctAt = performance.now();
-  };
-  addEventListener("keydown", () => {
-    if (window.__keyAt === null) window.__keyAt = performance.now();
-    setTimeout(check);
-  }, true);
-  new MutationObserver(check).observe(document, {subtree: true, attributes: true,
-    attributeFilter: ["data-value", "aria-busy"]});
-  window.__keyPaintedAt = null;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name === "keydown" && window.__keyPaintedAt === null) window.__keyPaintedAt = entry.startTime + entry.duration;
-    }
-  }).observe({type: "event", buffered: true, durationThreshold: 16});
-})();"""
-# The page's own marks (boot.js, lab.js, the worker's relayed as "worker:…"): {name: ms since navigation}.
-MARKS = """() => Object.fromEntries(performance.getEntriesByType("mark")
-  .filter((m) => m.name.startsWith("raglab:")).map((m) => [m.name.slice(7), m.startTime]))"""
-CHECKED = ("precision", "recall", "mrr", "ndcg", "relevant_in_k")
-
-
-def first_move(dist: Path) -> tuple[str, str, dict]:
-    """The slider move the profiles make at first paint (k one step up, or down if no checked output
-    would change), and the data-value each checked output must then show: raglab_core.compute's."""
-    from raglab_core import compute
-
-    scenario = lab_config(dist)["scenario"]
-    start = compute({"scenario": scenario})
-    for key, step in (("ArrowRight", 1), ("ArrowLeft", -1)):
-        view = compute({"scenario": scenario, "k": str(scenario["defaults"]["k"] + step), "edited": ["k"]})
-        expected = {name: view["outputs"][name]["raw"] for name in CHECKED}
-        if any(start["outputs"][name]["raw"] != raw for name, raw in expected.items()):
-            return "k", key, expected
-    raise SystemExit("no first move changes the ranking's outputs")
-
-
-def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, move=None, ready=True) -> dict:
-    """One cold load under a profile: first contentful paint, Python ready, and with ``move``
-    ``(control, key, expected)``: the key pressed on the control as soon as the page has painted,
-    and the time from navigation until the outputs show ``expected`` (time to first correct
-    interaction)."""
-    page = context.new_page()
-    if move:
-        page.add_init_script(WATCH_CORRECT % json.dumps(move[2]))
-    cdp = context.new_cdp_session(page)
-    if network:
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", network)
-    if cpu_rate:
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
-    page.goto(url, wait_until="commit")
-    figures = first_paint_then_move(page, move)
-    if ready:
-        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
-        figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
-    page.close()
-    return figures
-
-
-def first_paint_then_move(page, move=None) -> dict:
-    """On a page navigating (with WATCH_CORRECT installed if ``move``): its first contentful paint,
-    and with ``move`` ``(control, key, expected)`` the key pressed on the control at once, then when
-    it reached the page, when the outputs held ``expected`` and when that frame was presented."""
-    # Resolves at the first contentful paint, having focused the control to move (if any): one round
-    # trip, and the key straight after it (no actionability waits, which cost a loaded machine frames).
-    painted = page.evaluate("""(control) => new Promise((resolve) => new PerformanceObserver((list, observer) => {
-      const paint = list.getEntriesByName("first-contentful-paint")[0];
-      if (!paint) return;
-      observer.disconnect();
-      if (control) document.querySelector(`[name="${control}"]`).focus();
-      resolve([paint.startTime, performance.now()]);
-    }).observe({type: "paint", buffered: true}))""", move[0] if move else None)
-    figures = {"fcp": painted[0]}
-    if move:
-        figures["moved_at"] = painted[1]
-        page.keyboard.press(move[1])
-        deadline = time.time() + 300  # (wait_for_function evaluates a string: the page's CSP forbids that)
-        while page.evaluate("window.__correctAt") is None and time.time() < deadline:
-            page.wait_for_timeout(10)
-        written = page.evaluate("window.__correctAt")
-        while page.evaluate("window.__keyPaintedAt") is None and time.time() < deadline:
-            page.wait_for_timeout(10)  # the entry is dispatched once the frame is presented
-        painted = page.evaluate("window.__keyPaintedAt")
-        # Shown = painted: the frame after the key's handlers if they wrote the right outputs, else a
-        # later one, which is at least as late as the writing (then the writing time is reported).
-        figures["first_correct"] = painted if painted is not None and painted >= written else written
-        figures["correct_written"] = written
-        figures["key_down"] = page.evaluate("window.__keyAt")  # the key reached the page
-        figures["table"] = page.evaluate("document.documentElement.dataset.views === 'table'")
-        figures["marks"] = page.evaluate(MARKS)
-    return figures
-
-
-def warm_up(browser, url: str, network: dict | None, cpu_rate: int | None) -> None:
-    """One load of the lab, to its first paint, not counted: a new browser's first page also pays
-    for the browser's own start (its GPU process, its fonts), which belongs to neither page, and
-    the lab's page always came first (in one run its first load painted at 1016 ms, the others at
-    244–300 ms)."""
-    context = browser.new_context(service_workers="block")
-    profile_load(context, url, network, cpu_rate, None, ready=False)
-    context.close()
 
 
 def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
@@ -331,7 +83,6 @@ def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
     return results
 
 
-TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading"]
 # Main-thread work as DevTools' Performance panel names it.
 TRACE_WORK = {"ParseHTML": "parsing HTML", "UpdateLayoutTree": "style", "Layout": "layout",
               "PrePaint": "pre-paint", "Paint": "paint", "Layerize": "layerize", "EvaluateScript": "scripts",
@@ -345,11 +96,7 @@ def trace_first_paint(p, chromium: str, base: str, launch_path: str | None, cpu_
     browser = p.chromium.launch(executable_path=launch_path or chromium, args=CHROMIUM_ARGS)
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", FOUR_G)
-    if cpu_rate:
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+    throttle(context, page, FOUR_G, cpu_rate)
     browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
     page.goto(base, wait_until="load")
     page.wait_for_timeout(500)
@@ -396,9 +143,7 @@ def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -
     """Navigate, wait for readiness, and collect timings and bytes for this load."""
     page = context.new_page()
     if network:
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", network)
+        throttle(context, page, network)
     transfers = []
 
     def on_finished(request):
@@ -602,17 +347,8 @@ def main():
                 context.close()
             context = browser.new_context()
             load_once(context, url, check_ssr=False)  # the first visit fills caches
-            if name == "lab":  # let the service worker finish precaching before the repeat visits
-                page = context.new_page()
-                page.goto(url)
-                page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
-                page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true")
-                # and the worker to keep the decoded snapshot in Cache Storage (a second after ready)
-                for _ in range(100):
-                    if page.evaluate(HAS_KEPT_SNAPSHOT):
-                        break
-                    page.wait_for_timeout(100)
-                page.close()
+            if name == "lab":  # and the service worker precaches, the worker keeps the decoded snapshot
+                make_repeat_visit(context, url)
             repeat = [load_once(context, url, check_ssr=False) for _ in range(args.runs)]
             context.close()
             results["pages"][name] = {"cold": cold, "repeat": repeat}

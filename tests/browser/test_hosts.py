@@ -17,10 +17,9 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from ..chromium import find_test_chromium
+from ..chromium import CHROMIUM_ARGS, find_test_chromium
 from ..conftest import ROOT
 from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
-from .conftest import CHROMIUM_ARGS
 from .test_faults import SNAPSHOT
 from .test_lab import Lab
 from .test_offline import WAIT_FOR_CONTROL
