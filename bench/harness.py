@@ -1,10 +1,13 @@
 """What every page benchmark shares: where the page is served from, the reference page beside it,
 the browser, and the profiles it is loaded under (a phone's CPU and network).
 
-* ``serve(dist)`` serves a built ``dist/`` with the dev server (which sends the precompressed
-  copies, as nginx's ``brotli_static`` does), in a temporary overlay that adds the reference page
-  under ``/__plain/``: Pyodide booted the plain way on the main thread (``loadPyodide()`` +
-  ``loadPackage(core wheel)`` + ``compute(default)``), from the same files.
+* ``serve(dist, host)`` serves a built ``dist/`` as one of the two kinds of host (``HOSTS``): one
+  that sends the precompressed copies (the dev server, as nginx's ``brotli_static`` and Caddy's
+  ``precompressed`` do) and one that sends every file as it is (Python's ``http.server``, as
+  ``python -m http.server`` does; an S3 bucket or a plain Apache behave alike). Both serve a
+  temporary overlay that adds the reference page under ``/__plain/``: Pyodide booted the plain way
+  on the main thread (``loadPyodide()`` + ``loadPackage(core wheel)`` + ``compute(default)``), from
+  the same files.
 * ``CHROMIUM_ARGS`` and ``find_chromium()`` come from ``tests/chromium.py``, their one home: the
   benchmarks launch the full browser, which is what readers run; the tests, its headless shell.
 * ``PhoneCpu``: Chromium held to half a CPU, every process and thread of it (a cgroup).
@@ -27,11 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from raglab_site.devserver import make_server  # noqa: E402
-from raglab_site.runtime import PYODIDE_DIR  # noqa: E402
+from raglab_site.devserver import make_plain_server, make_server  # noqa: E402
+from raglab_site.runtime import PYODIDE_DIR, WASM  # noqa: E402
 from tests.chromium import CHROMIUM_ARGS, find_chromium, find_test_chromium  # noqa: E402, F401
 
-__all__ = ["ROOT", "CHROMIUM_ARGS", "find_chromium", "find_test_chromium", "lab_config", "serve",
+__all__ = ["ROOT", "CHROMIUM_ARGS", "find_chromium", "find_test_chromium", "lab_config", "HOSTS", "serve",
            "FOUR_G", "SLOW_NETWORK", "PhoneCpu", "DEVTOOLS_CPU_RATE"]
 
 # --- serving ---------------------------------------------------------------------------------------
@@ -83,9 +86,14 @@ def overlay(dist: Path) -> Path:
             os.symlink(path, target)
     # The plain boot reads Pyodide's stock lock file, which the lab itself does not ship; with its
     # precompressed copies, as every other file (119 KB as is, 22 KB brotli: a CDN compresses it too).
-    lock = folder / config["pyodide"] / "pyodide-lock.json"
-    os.symlink(PYODIDE_DIR / "pyodide-lock.json", lock)
-    add_precompressed_copies(lock)
+    runtime = folder / config["pyodide"]
+    os.symlink(PYODIDE_DIR / "pyodide-lock.json", runtime / "pyodide-lock.json")
+    add_precompressed_copies(runtime / "pyodide-lock.json")
+    # And the plain wasm, which the lab ships only as its brotli copy (the same bytes as the .br
+    # beside it that a build without that copy shipped).
+    if not (runtime / WASM).exists():
+        os.symlink(PYODIDE_DIR / WASM, runtime / WASM)
+        os.symlink(dist / config["wasm"]["url"], runtime / (WASM + ".br"))
     plain = folder / "__plain"
     plain.mkdir()
     (plain / "index.html").write_text(PLAIN_HTML, "utf-8")
@@ -97,10 +105,14 @@ def overlay(dist: Path) -> Path:
     return folder
 
 
-def serve(dist: Path):
-    """Serve ``dist`` and the reference page (``overlay``) on a free loopback port, in a thread.
-    Returns ``(server, base URL)``; ``server.shutdown()`` stops it."""
-    httpd = make_server(overlay(dist.resolve()), 0)
+# The two kinds of host, by the name the benchmarks report.
+HOSTS = {"precompressed": make_server, "uncompressed": make_plain_server}
+
+
+def serve(dist: Path, host: str = "precompressed"):
+    """Serve ``dist`` and the reference page (``overlay``) as the ``host`` of HOSTS, on a free
+    loopback port, in a thread. Returns ``(server, base URL)``; ``server.shutdown()`` stops it."""
+    httpd = HOSTS[host](overlay(dist.resolve()), 0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 

@@ -85,21 +85,48 @@ def throttle(context, page, network: dict | None, cpu_rate: int | None = None):
     return cdp
 
 
-def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, move=None, ready=True) -> dict:
+class WireBytes:
+    """What a page's requests, its workers' included, took from the network: their encoded bodies
+    and headers, as the DevTools protocol reports them (a response the HTTP cache or a service
+    worker gave counts nothing), in all and by file name."""
+
+    def __init__(self, page):
+        self.requests = []
+        page.on("requestfinished", lambda request: self.requests.append(request))
+
+    def by_file(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for request in self.requests:
+            response = request.response()
+            if response is None or response.from_service_worker:
+                continue
+            sizes = request.sizes()
+            name = request.url.split("?", 1)[0].rsplit("/", 1)[-1] or "(page)"
+            found[name] = found.get(name, 0) + sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        return found
+
+
+def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, move=None, ready=True,
+                 wire=False) -> dict:
     """One cold load under a profile: first contentful paint, Python ready, and with ``move``
     ``(control, key, expected)``: the key pressed on the control as soon as the page has painted,
     and the time from navigation until the outputs show ``expected`` (time to first correct
-    interaction)."""
+    interaction). With ``wire``: the bytes on the wire, in all (``wire_bytes``) and by file."""
     page = context.new_page()
     if move:
         page.add_init_script(WATCH_CORRECT % json.dumps(move[2]))
     throttle(context, page, network, cpu_rate)
+    counted = WireBytes(page) if wire else None
     page.goto(url, wait_until="commit")
     figures = first_paint_then_move(page, move)
     if ready:
         page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
         figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
         figures["marks"] = page.evaluate(MARKS)
+    if counted:
+        page.wait_for_timeout(300)  # the last responses finish
+        figures["wire_by_file"] = counted.by_file()
+        figures["wire_bytes"] = sum(figures["wire_by_file"].values())
     page.close()
     return figures
 

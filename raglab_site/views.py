@@ -32,6 +32,7 @@ from raglab_core import compute, form, loading
 from . import ROOT
 from .assets import hashed_name, subresource_integrity
 from .cache import CACHE, load, store
+from .compression import gzip_copy
 
 CORE = ROOT / "raglab_core"
 FORMAT = 1
@@ -175,11 +176,20 @@ def view_at(table: dict, positions: list[int]) -> dict:
 
 def view_table_assets(scenario: dict) -> tuple[dict[str, bytes], dict]:
     """The table's file for dist/, ``{path: bytes}``, and the page configuration's ``views`` entry:
-    its URL, its integrity (lab.js fetches it with it, as SRI) and the status line while it is
-    the only thing answering."""
+    its URL, its integrity (boot.js fetches it with it, as SRI) and the status line while it is
+    the only thing answering.
+
+    The file is the table gzip-compressed, whatever the host sends: boot.js decodes it
+    (DecompressionStream), so that a host that does not compress sends 35 kB, not 232
+    (docs/performance.md, «The runtime's wasm, decoded by the page»). Its integrity lists the
+    table's own digest too, for a host that labels a ``.gz`` file Content-Encoding: gzip, whose
+    bytes the browser then decodes on the way.
+    """
     data = table_bytes(scenario)
-    path = "assets/" + hashed_name("views.json", data)
-    return {path: data}, {"url": path, "integrity": subresource_integrity(data), "loading": loading.TABLE_ANSWERS}
+    path = "assets/" + hashed_name("views.json", data) + ".gz"
+    gzipped = gzip_copy(data)
+    integrity = f"{subresource_integrity(gzipped)} {subresource_integrity(data)}"
+    return {path: gzipped}, {"url": path, "integrity": integrity, "loading": loading.TABLE_ANSWERS}
 
 
 def table_bytes(scenario: dict) -> bytes:
