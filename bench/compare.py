@@ -47,7 +47,12 @@ def cold_rounds(browser, network, pages: list[tuple[str, str, str]], runs: int) 
         for host, name, url in pages if round_ % 2 == 0 else pages[::-1]:
             context = browser.new_context(service_workers="block")
             figures = profile_load(context, url, network, None, wire=True)
+            figures["round"] = round_
             context.close()
+            if figures["tti"] is None:
+                print(f"  {host:13} {name:30} NOT READY after 300 s (left out); status {figures['status']!r}, "
+                      f"marks {figures['marks']}", file=sys.stderr, flush=True)
+                continue
             found[host, name].append(figures)
             print(f"  {host:13} {name:30} ready {figures['tti']:7.0f} ms  {figures['wire_bytes'] / 1e6:5.2f} MB",
                   file=sys.stderr, flush=True)
@@ -55,19 +60,20 @@ def cold_rounds(browser, network, pages: list[tuple[str, str, str]], runs: int) 
 
 
 def repeat_rounds(browser, pages: list[tuple[str, str, str]], runs: int) -> dict:
-    """Repeat visits of each build: {(host, name): [Python ready, …]}."""
+    """Repeat visits of each build: {(host, name): [{"tti": Python ready, "round": …}, …]}."""
     contexts = []
     for host, name, url in pages:
         context = browser.new_context()
         make_repeat_visit(context, url)
         contexts.append((host, name, url, context))
     found = {(host, name): [] for host, name, _ in pages}
-    for _ in range(runs):
+    for round_ in range(runs):
         for host, name, url, context in contexts:
             page = context.new_page()
             page.goto(url)
             page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
-            found[host, name].append(page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime"))
+            ready = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
+            found[host, name].append({"tti": ready, "round": round_})
             page.close()
     for *_, context in contexts:
         context.close()
@@ -79,11 +85,21 @@ def spread(values, scale=1.0, digits=0) -> str:
     return f"{statistics.median(values):.{digits}f} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
 
 
-def paired(first: list[float], other: list[float]) -> str:
-    """The median over rounds of other ÷ first, and in how many rounds ``other`` was sooner."""
-    ratios = [b / a for a, b in zip(first, other)]
-    sooner = sum(b < a for a, b in zip(first, other))
+def paired(first: list[dict], other: list[dict], key: str = "tti") -> str:
+    """The median over rounds of other ÷ first, and in how many rounds ``other`` was sooner (rounds
+    where either load was left out do not count)."""
+    pairs = [(a[key], b[key]) for a, b in zip(by_round(first), by_round(other)) if a and b]
+    ratios = [b / a for a, b in pairs]
+    sooner = sum(b < a for a, b in pairs)
     return f"{statistics.median(ratios):.3f}× (sooner in {sooner} of {len(ratios)})"
+
+
+def by_round(loads: list[dict]) -> list[dict | None]:
+    """``loads`` at their round's place (None where a load was left out)."""
+    rounds = [None] * (max((f["round"] for f in loads), default=-1) + 1)
+    for figures in loads:
+        rounds[figures["round"]] = figures
+    return rounds
 
 
 def report(profile: str, cold: dict, repeat: dict, names: list[str], hosts: list[str], runs: int) -> None:
@@ -91,19 +107,19 @@ def report(profile: str, cold: dict, repeat: dict, names: list[str], hosts: list
         print(f"\n{profile}, {host} host, {runs} cold loads each, interleaved (ms and MB: median [min–max])")
         print(f"{'page':30} {'Python ready':>22} {'first paint':>18} {'MB on the wire':>20} {'plain ÷ it':>11}  it ÷ first, by round")
         plain = statistics.median(f["tti"] for f in cold[host, PLAIN])
-        first = [f["tti"] for f in cold[host, names[0]]]
         for name in names + [PLAIN]:
             loads = cold[host, name]
             ready = [f["tti"] for f in loads]
             ratio = "" if name == PLAIN else f"{plain / statistics.median(ready):10.2f}×"
-            versus = "" if name in (PLAIN, names[0]) else paired(first, ready)
+            versus = "" if name in (PLAIN, names[0]) else paired(cold[host, names[0]], loads)
+            left_out = f"  ({runs - len(loads)} left out)" if len(loads) < runs else ""
             print(f"{name:30} {spread(ready):>22} {spread([f['fcp'] for f in loads]):>18} "
-                  f"{spread([f['wire_bytes'] for f in loads], 1e-6, 2):>20} {ratio:>11}  {versus}")
+                  f"{spread([f['wire_bytes'] for f in loads], 1e-6, 2):>20} {ratio:>11}  {versus}{left_out}")
         if repeat:
-            first = repeat[host, names[0]]
             for name in names:
-                versus = "" if name == names[0] else paired(first, repeat[host, name])
-                print(f"{'repeat: ' + name:30} {spread(repeat[host, name]):>22} {'':>18} {'':>20} {'':>11}  {versus}")
+                versus = "" if name == names[0] else paired(repeat[host, names[0]], repeat[host, name])
+                ready = [f["tti"] for f in repeat[host, name]]
+                print(f"{'repeat: ' + name:30} {spread(ready):>22} {'':>18} {'':>20} {'':>11}  {versus}")
 
 
 def main() -> None:

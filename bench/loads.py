@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from harness import lab_config
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # Has the worker kept the decoded snapshot for the next visit (worker.js, after ready)?
 from raglab_site.snapshot import KEPT_CACHE
@@ -120,8 +121,12 @@ def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, 
     page.goto(url, wait_until="commit")
     figures = first_paint_then_move(page, move)
     if ready:
-        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
-        figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
+        try:
+            page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
+            figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
+        except PlaywrightTimeout:  # reported, not hidden: a load that never got ready has no time
+            figures["tti"] = None
+            figures["status"] = page.evaluate("document.querySelector('[data-status]')?.textContent.trim()")
         figures["marks"] = page.evaluate(MARKS)
     if counted:
         page.wait_for_timeout(300)  # the last responses finish

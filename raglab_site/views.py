@@ -30,7 +30,7 @@ from pathlib import Path
 from raglab_core import compute, form, loading
 
 from . import ROOT
-from .assets import hashed_name, subresource_integrity
+from .assets import short_hash, subresource_integrity
 from .cache import CACHE, load, store
 from .compression import gzip_copy
 
@@ -181,15 +181,13 @@ def view_table_assets(scenario: dict) -> tuple[dict[str, bytes], dict]:
 
     The file is the table gzip-compressed, whatever the host sends: boot.js decodes it
     (DecompressionStream), so that a host that does not compress sends 35 kB, not 232
-    (docs/performance.md, «The runtime's wasm, decoded by the page»). Its integrity lists the
-    table's own digest too, for a host that labels a ``.gz`` file Content-Encoding: gzip, whose
-    bytes the browser then decodes on the way.
+    (docs/performance.md, «The runtime's wasm, decoded by the page»). Gzip inside, but named
+    ``.bin``, as the snapshot is: no host labels it Content-Encoding and decodes it on the way.
     """
     data = table_bytes(scenario)
-    path = "assets/" + hashed_name("views.json", data) + ".gz"
+    path = f"assets/views.{short_hash(data)}.bin"
     gzipped = gzip_copy(data)
-    integrity = f"{subresource_integrity(gzipped)} {subresource_integrity(data)}"
-    return {path: gzipped}, {"url": path, "integrity": integrity, "loading": loading.TABLE_ANSWERS}
+    return {path: gzipped}, {"url": path, "integrity": subresource_integrity(gzipped), "loading": loading.TABLE_ANSWERS}
 
 
 def table_bytes(scenario: dict) -> bytes:

@@ -107,18 +107,13 @@
   boot.deferred = Boolean(connection && (connection.saveData || /2g$/.test(connection.effectiveType || "")));
 
   // The build-time view table (raglab_site/views.py), gzip-compressed whatever the host sends:
-  // fetched at once, checked against its digest (SRI works in any context) and decoded here; as it
-  // is where a host decoded it on the way (the configuration lists that digest too). null when it is
-  // missing, altered or unreadable, or where the browser cannot decode gzip: lab.js then waits for
-  // Python, as without it.
-  const gunzipped = (bytes) => {
-    const gzip = new Uint8Array(bytes, 0, 2).join() === "31,139"; // gzip's magic number, 1f 8b
-    return new Response(gzip ? new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")) : bytes);
-  };
+  // fetched at once, checked against its digest (SRI works in any context) and decoded here; null
+  // when it is missing, altered or unreadable, or where the browser cannot decode gzip: lab.js then
+  // waits for Python, as without it.
   boot.views = config.views && "DecompressionStream" in window
     ? fetch(absolute(config.views.url), { integrity: config.views.integrity })
-        .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(`HTTP ${response.status}`))))
-        .then((bytes) => gunzipped(bytes).json())
+        .then((response) => (response.ok ? response.body : Promise.reject(new Error(`HTTP ${response.status}`))))
+        .then((body) => new Response(body.pipeThrough(new DecompressionStream("gzip"))).json())
         .catch((error) => (console.warn("raglab: view table not used:", error), null))
     : Promise.resolve(null);
 

@@ -79,7 +79,7 @@ def expect_one_clear_message(page, url, routes, message):
         page.route(pattern, handler)
     # Without the view table (which would answer ?k=3 at once: tests/browser/test_views.py), the
     # URL's state can only wait for Python.
-    page.route("**/assets/views.*.json.gz", not_found)
+    page.route("**/assets/views.*.bin", not_found)
     page.goto(url + "?k=3")
     status = page.locator("[data-status]")
     expect(status).to_have_attribute("data-status", "error", timeout=60_000)

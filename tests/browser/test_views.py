@@ -20,7 +20,7 @@ from ..conftest import load_scenario
 from .test_lab import DOM_STATE, expected_dom
 
 PYTHON = ["**/pyodide/**", "**/assets/snapshot.*.bin", "**/*.whl", "**/assets/brotli-*/**"]
-TABLE = "**/assets/views.*.json.gz"
+TABLE = "**/assets/views.*.bin"
 DEFAULT = compute({"scenario": load_scenario()})
 BUSY = "[data-busy-region][aria-busy]"
 
