@@ -13,7 +13,9 @@ BEIR's reports use [2]_. The idf is Lucene's (never negative) and the term
 weight has no ``(k1 + 1)`` factor, as in Lucene since version 8 [1]_; Kamphuis
 et al. compare these variants [3]_, and ``bm25s`` [4]_ implements them
 (``tests/test_corpus_bm25.py`` checks the scores against it, which works in
-single precision). Only chunks that share a token with the query are
+single precision). Lengths are exact token counts: Lucene itself stores a
+document's length lossily, in one byte, so its scores differ slightly from
+this formula; ``bm25s`` does not. Only chunks that share a token with the query are
 retrieved, as Lucene retrieves them; the ``depth`` best form the run, in
 trec_eval's order (score descending, ties by chunk id descending,
 :func:`raglab_core.evaluation.trec_order`).
@@ -21,7 +23,7 @@ trec_eval's order (score descending, ties by chunk id descending,
 How it runs in pure Python:
 
 * **Once per corpus** (:class:`Positions`): every token's position in the
-  corpus (documents end to end), grouped by term: one sort.
+  corpus (documents end to end), grouped by term (sorted a block at a time).
 * **Once per configuration and query term** (:meth:`Bm25.postings`, cached):
   the term's positions mapped to the chunks holding them (two arrays of the
   configuration: each position's first and last chunk), counted into
@@ -29,7 +31,8 @@ How it runs in pure Python:
   nothing.
 * **Per query** (:meth:`Bm25.search`): MaxScore [5]_, term at a time. Terms go
   from the largest possible contribution (the term's highest weight, times
-  its repeats) to the smallest; every chunk of a term is accumulated until the
+  its repeats) to the smallest; every chunk of a term is added (into one list
+  of scores, by C loops: ``map``, not a Python loop per chunk) until the
   terms left could not lift a chunk not yet seen into the top ``depth`` (their
   highest weights sum to less than the ``depth``-th score so far); the
   remaining terms only add to the chunks already seen, and chunks that cannot
