@@ -72,6 +72,7 @@ def test_exported_chunks_and_run_read_back_to_the_same_numbers(case, tmp_path):
                                     measures=MEASURES)
         assert again.per_query == result.per_query and again.mean == result.mean and again.names == result.names
         assert again.document_run == result.document_run and again.chunk_run == result.chunk_run
+        assert again.footprint == result.footprint  # the windows' own tokens, counted from their characters
 
 
 def test_any_chunks_are_measured_with_the_same_measures(case):

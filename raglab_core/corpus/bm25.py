@@ -13,7 +13,9 @@ BEIR's reports use [2]_. The idf is Lucene's (never negative) and the term
 weight has no ``(k1 + 1)`` factor, as in Lucene since version 8 [1]_; Kamphuis
 et al. compare these variants [3]_, and ``bm25s`` [4]_ implements them
 (``tests/test_corpus_bm25.py`` checks the scores against it, which works in
-single precision). Only chunks that share a token with the query are
+single precision). Lengths are exact token counts: Lucene itself stores a
+document's length lossily, in one byte, so its scores differ slightly from
+this formula; ``bm25s`` does not. Only chunks that share a token with the query are
 retrieved, as Lucene retrieves them; the ``depth`` best form the run, in
 trec_eval's order (score descending, ties by chunk id descending,
 :func:`raglab_core.runs.evaluation.trec_order`).
@@ -21,7 +23,7 @@ trec_eval's order (score descending, ties by chunk id descending,
 How it runs in pure Python:
 
 * **Once per corpus** (:class:`Positions`): every token's position in the
-  corpus (documents end to end), grouped by term: one sort.
+  corpus (documents end to end), grouped by term (sorted a block at a time).
 * **Once per configuration and query term** (:meth:`Bm25.postings`, cached):
   the term's positions mapped to the chunks holding them (two arrays of the
   configuration: each position's first and last chunk), counted into
@@ -29,7 +31,8 @@ How it runs in pure Python:
   nothing.
 * **Per query** (:meth:`Bm25.search`): MaxScore [5]_, term at a time. Terms go
   from the largest possible contribution (the term's highest weight, times
-  its repeats) to the smallest; every chunk of a term is accumulated until the
+  its repeats) to the smallest; every chunk of a term is added (into one list
+  of scores, by C loops: ``map``, not a Python loop per chunk) until the
   terms left could not lift a chunk not yet seen into the top ``depth`` (their
   highest weights sum to less than the ``depth``-th score so far); the
   remaining terms only add to the chunks already seen, and chunks that cannot
@@ -81,25 +84,53 @@ def idf(documents: int, frequency: int) -> float:
     return math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
 
+BLOCK = 1 << 20
+"""Positions sorted at a time when grouping them by term: the sort's memory stays about 80 MB whatever the
+corpus size (a block's positions are then copied, term by term, to their place)."""
+
+
 class Positions:
     """Where each term occurs in a corpus, once for all configurations.
 
     Positions count tokens across the documents laid end to end
     (:attr:`offsets`: where each document starts). :meth:`of` gives a term's
-    positions, ascending, from one ``array`` sorted by term (the sort is
-    stable, so each term's positions stay in order).
+    positions, ascending, from one ``array`` grouped by term: each block of
+    :data:`BLOCK` positions is sorted by term (a stable sort, so positions stay
+    in order within a term) and copied term by term to where that term's
+    positions go.
+
+    >>> from raglab_core.corpus.tokens import tokenize_corpus
+    >>> corpus = tokenize_corpus({"a": "x y x", "b": "y"})
+    >>> positions = Positions(corpus, block=2)
+    >>> list(positions.of(0)), list(positions.of(1)), list(positions.offsets)
+    ([0, 2], [1, 3], [0, 3, 4])
     """
 
-    def __init__(self, corpus):
+    def __init__(self, corpus, block: int = BLOCK):
         self.offsets = array("q", accumulate(corpus.lengths, initial=0))
         terms = array("i")
         for document in corpus.terms:
             terms.extend(document)
+        total = len(terms)
         counts = Counter(terms)
         self.starts = array("q", accumulate((counts.get(term, 0) for term in range(len(corpus.vocabulary))),
                                             initial=0))
-        code = "i" if len(terms) < 2**31 else "q"
-        self.order = array(code, sorted(range(len(terms)), key=terms.__getitem__))
+        code = "i" if total < 2**31 else "q"
+        if total <= block:
+            self.order = array(code, sorted(range(total), key=terms.__getitem__))
+            return
+        self.order = array(code, bytes(array(code).itemsize * total))
+        write = self.starts.tolist()
+        for low in range(0, total, block):
+            high = min(low + block, total)
+            sorted_block = array(code, sorted(range(low, high), key=terms.__getitem__))
+            here = Counter(terms[low:high])
+            done = 0
+            for term in sorted(here):
+                size = here[term]
+                self.order[write[term]: write[term] + size] = sorted_block[done: done + size]
+                write[term] += size
+                done += size
 
     def of(self, term: int) -> array:
         """The positions of ``term``, ascending."""

@@ -62,7 +62,7 @@ class QuestionsReader(LineReader):
         text, self.parts = "".join(self.parts), []
         rows = csv.reader(io.StringIO(text, newline=""))
         queries, spans, first = {}, [], FirstLines()
-        columns, line = None, 1
+        columns, line, row_number = None, 1, 0
         try:
             for row in rows:
                 start, line = line, rows.line_num + 1
@@ -74,11 +74,12 @@ class QuestionsReader(LineReader):
                         break
                     columns = [row.index(column) for column in COLUMNS]
                     continue
+                qid = str(row_number)  # the data row's number, as pandas numbers it, bad rows included
+                row_number += 1
                 if len(row) <= max(columns):
                     self.problem(start, "csv_syntax", reason=f"{len(row)} columns")
                     continue
                 question, references, corpus_id = (row[index] for index in columns)
-                qid = str(len(queries))
                 queries[qid] = question
                 spans.extend(self._references(start, qid, references, corpus_id, first))
         except csv.Error as error:

@@ -64,7 +64,7 @@ def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
     add("--k1", type=float, default=K1, help=f"BM25 k1 (default {K1})")
     add("--b", type=float, default=B, help=f"BM25 b (default {B})")
     add("--depth", type=at_least(1), default=DEPTH, help=f"chunks retrieved per query (default {DEPTH})")
-    add("--measures", help="document-level measures (with --qrels), in eval's notation (default 'nDCG@10 R@100')")
+    add("--measures", help="document-level measures (with --qrels), in eval's notation (default: eval's)")
     add("--at", default=",".join(map(str, CUTS)), help="cuts k of the evidence measures (default 1,3,5,10)")
     add("--json", action="store_true", help="print the JSON report instead of a table")
     add("--export-chunks", metavar="F", help="write the chunks of the (first) configuration as JSONL")

@@ -46,11 +46,12 @@ References
 """
 
 import math
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ..runs.evaluation import RunEvaluator, trec_order
-from ..runs.measures import parse_measures
+from ..runs.measures import DEFAULT_MEASURES, parse_measures
 from ..errors import LabError
 from .bm25 import B, DEPTH, K1, Bm25, Positions
 from .chunks import Footprint, chunk_table
@@ -141,7 +142,7 @@ def max_passage(chunk_run: dict, document_of) -> dict:
         best = {}
         for chunk_id in trec_order(scores):
             best.setdefault(document_of(chunk_id), scores[chunk_id])
-        run[qid] = best
+        run[qid] = {doc_id: best[doc_id] for doc_id in trec_order(best)}
     return run
 
 
@@ -171,7 +172,7 @@ def evaluate_runs(name, chunk_spans: dict, chunk_run: dict, evidence: dict, cuts
     document_run = max_passage(chunk_run, lambda chunk_id: chunk_spans[chunk_id][0])
     documents = None
     if qrels is not None:
-        parsed = parse_measures(measures) if measures is not None else parse_measures("nDCG@10 R@100")
+        parsed = parse_measures(DEFAULT_MEASURES if measures is None else measures)
         evaluator = RunEvaluator(qrels, parsed)
         for qid, scores in document_run.items():
             evaluator.add(qid, scores)
@@ -235,4 +236,24 @@ def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, 
             if chunk_id not in chunk_spans:
                 raise LabError("chunk_unknown", field="run", run=run_name, chunk=chunk_id, qid=qid,
                                chunks=chunks_name)
-    return evaluate_runs(run_name, chunk_spans, chunk_run, prepared.evidence, cuts, qrels, measures)
+    return evaluate_runs(run_name, chunk_spans, chunk_run, prepared.evidence, cuts, qrels, measures,
+                         chunks_footprint(prepared, chunk_spans))
+
+
+def chunks_footprint(prepared: Prepared, chunk_spans: dict) -> Footprint:
+    """The footprint of any chunks: ``indexed_tokens`` counts, for each chunk, the corpus's tokens its characters
+    touch (a token a character-based chunker cuts in two counts in both chunks), and ``duplicated_tokens`` is
+    ``indexed_tokens`` minus the corpus's tokens (negative when the chunks leave text out).
+
+    >>> from raglab_core.corpus.documents import Document
+    >>> prepared = prepare({"d": Document("d", "uno dos tres")}, {})
+    >>> chunks_footprint(prepared, {"a": ("d", 0, 5), "b": ("d", 5, 12)})   # "dos" is in both
+    Footprint(chunks=2, indexed_tokens=4, duplicated_tokens=1)
+    """
+    numbers = {doc_id: number for number, doc_id in enumerate(prepared.corpus.ids)}
+    indexed = 0
+    for doc_id, start, end in chunk_spans.values():
+        number = numbers[doc_id]
+        # tokens ending after the chunk starts, minus those starting at or after its end
+        indexed += bisect_left(prepared.corpus.starts[number], end) - bisect_right(prepared.corpus.ends[number], start)
+    return Footprint(len(chunk_spans), indexed, indexed - prepared.corpus.tokens)
