@@ -212,7 +212,6 @@ def data_panel_words() -> dict:
         "stale": "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.",
         "missing": "Faltan datos: elige al menos los qrels y el run A.",
         "gap": "Falta el run {name}: elige los runs en orden, sin huecos, para que cada uno conserve su letra.",
-        "fuse_needs_two": "Para fusionar, elige al menos dos runs arriba.",
         "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
         "loading_sample": "Cargando los datos de ejemplo…",
         "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",

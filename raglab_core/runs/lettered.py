@@ -142,6 +142,7 @@ def lettered_view(report, warned=(), fusion_note: str = "") -> dict:
         "pairs": rows,
         "overlap_reading": overlap_reading(report, wins),
         "options": [f"{LETTERS[index]} · {run['name']}" for index, run in enumerate(runs)],
+        "pair_hint": pair_options_note(count),
         "letters": list(LETTERS[:count]),
         "means": means,
     }

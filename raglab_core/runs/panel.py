@@ -490,7 +490,7 @@ def page_settings() -> dict:
     return {
         "default_measures": DEFAULT_MEASURES,
         "rows_shown": ROWS_SHOWN,
-        "words": {**data_panel_words(), "fuse_full": f"Ya hay {MAX_RUNS} runs: quita uno para añadir el fusionado."},
+        "words": data_panel_words(),
         "max_runs": MAX_RUNS,
         "fusion": page_options(),
     }
