@@ -37,22 +37,22 @@ LETTERS = "abcdefghijkl"
 """The runs' letters in the page, as ranx's tables letter them (run A is «a»)."""
 
 METHOD_LABELS = {
-    "rrf": ("RRF", "RRF: fusión por rango recíproco, 1/(k + puesto)"),
-    "sum": ("CombSUM", "CombSUM: suma de las puntuaciones normalizadas"),
-    "mnz": ("CombMNZ", "CombMNZ: la suma, por el número de runs que traen el documento"),
-    "max": ("CombMAX", "CombMAX: la mayor puntuación normalizada"),
-    "wsum": ("WSUM", "WSUM: suma ponderada con tus pesos"),
+    "rrf": ("RRF", "RRF (rango recíproco)"),
+    "sum": ("CombSUM", "CombSUM (suma)"),
+    "mnz": ("CombMNZ", "CombMNZ (suma × runs que lo traen)"),
+    "max": ("CombMAX", "CombMAX (máximo)"),
+    "wsum": ("WSUM", "WSUM (suma con tus pesos)"),
 }
 """Each method of :data:`~raglab_core.runs.fusion.METHODS`: its short name (the fused run's) and its label."""
 
 NORM_LABELS = {
-    "min-max": "min-max: (s − mín) / (máx − mín)",
-    "max": "max: s / máx",
-    "sum": "sum: (s − mín) / Σ(s − mín)",
-    "zmuv": "zmuv: media 0 y varianza 1",
-    "rank": "rank: 1 − (puesto − 1) / n",
-    "borda": "borda: puntos de Borda",
-    "none": "ninguna: las puntuaciones tal cual",
+    "min-max": "min-max (de 0 a 1)",
+    "max": "max (s / máx)",
+    "sum": "sum (suman 1)",
+    "zmuv": "zmuv (media 0, varianza 1)",
+    "rank": "rank (por puesto)",
+    "borda": "borda (puntos de Borda)",
+    "none": "ninguna",
 }
 """Each normalisation of :data:`~raglab_core.runs.fusion.NORMS`, labelled (ranx's name first)."""
 

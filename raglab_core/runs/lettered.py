@@ -126,17 +126,15 @@ def lettered_view(report, warned=(), fusion_note: str = "") -> dict:
             "jaccard": cell(overlap["jaccard@10"]),
             "rbo": cell(overlap["rbo"]),
         })
-    holm = f"p ajustado por Holm sobre los {pairs} pares de cada medida"
     return {
         "means_caption": (
-            f"Medias por run. Junto a cada media, en superíndice y como en las tablas de ranx, las letras de los runs "
-            f"a los que supera: su media es mayor y la diferencia da p < {alpha} en la prueba de aleatorización "
-            f"pareada, con el {holm}"
+            f"Medias por run; en superíndice, como en ranx, las letras de los runs a los que supera (media mayor y "
+            f"p < {alpha} tras ajustar por Holm sobre los {pairs} pares)"
         ),
         "reading": many_reading(report, wins, warned, fusion_note),
         "pairs_caption": (
-            f"Los {pairs} pares, medida a medida: diferencia media (el primer run del par menos el segundo) y "
-            f"{holm}; en negrita, p ajustado < {alpha}. Jaccard@10 y RBO comparan los rankings sin mirar los juicios"
+            f"Los {pairs} pares: diferencia media («b − a», la media de b menos la de a) y p ajustado por Holm; en "
+            f"negrita, p ajustado < {alpha}. Jaccard@10 y RBO comparan los rankings sin mirar los juicios"
         ),
         "pairs_columns": ["Par", *labels, "Jaccard@10", "RBO"],
         "pairs": rows,
@@ -244,17 +242,28 @@ def _nor(named) -> str:
     return named[0] if len(named) == 1 else ", a ".join(named[:-1]) + " ni a " + named[-1]
 
 
-def _others_phrase(report, wins, label) -> str:
-    """One other measure, briefly: the runs no other run beats."""
+def other_reading(report, wins, label) -> str:
+    """One more measure, in one sentence: the runs no other run beats.
+
+    >>> runs = [{"name": n, "mean": {"R@1": m}} for n, m in (("x", 0.2), ("y", 0.6), ("z", 0.5))]
+    >>> report = {"runs": runs}
+    >>> other_reading(report, {"R@1": [[], [0, 2], []]}, "R@1")
+    'En R@1, «y» (b) supera a cada uno de los demás.'
+    >>> other_reading(report, {"R@1": [[], [], []]}, "R@1")
+    'En R@1, ninguna diferencia llega a p ajustado < 0,05: los 3 runs están estadísticamente empatados.'
+    """
     count = len(report["runs"])
     top = _undominated(report, wins, label)
     if len(top) == count:
-        return f"{label}, ninguno se distingue de los demás (los {count} runs, estadísticamente empatados)"
+        return (f"En {label}, ninguna diferencia llega a p ajustado < {decimal(ALPHA, 2)}: los {count} runs están "
+                "estadísticamente empatados.")
     if len(top) == 1:
         leader = top[0]
-        all_beaten = len(wins[label][leader]) == count - 1
-        return f"{label}, solo {run_label(report, leader)}" + (", que supera a todos los demás" if all_beaten else "")
-    return f"{label}, {spanish_list([run_label(report, i) for i in top])} (estadísticamente empatados)"
+        if len(wins[label][leader]) == count - 1:
+            return f"En {label}, {run_label(report, leader)} supera a cada uno de los demás."
+        return f"En {label}, ningún otro run supera a {run_label(report, leader)}, aunque él tampoco supera a todos."
+    return (f"En {label}, ningún otro run supera a {_nor([run_label(report, i) for i in top])}, estadísticamente "
+            "empatados entre sí.")
 
 
 def many_reading(report, wins, warned=(), fusion_note: str = "") -> str:
@@ -276,9 +285,7 @@ def many_reading(report, wins, warned=(), fusion_note: str = "") -> str:
             "sacar conclusiones."
         )
     parts.append(leading_reading(report, wins, labels[0]))
-    if len(labels) > 1:
-        others = "; ".join(_others_phrase(report, wins, label) for label in labels[1:])
-        parts.append(f"En las demás medidas, los runs a los que ningún otro supera: {others}.")
+    parts += [other_reading(report, wins, label) for label in labels[1:]]
     several = f" Holm no corrige por mirar {len(labels)} medidas a la vez." if len(labels) > 1 else ""
     parts.append(
         f"Aquí un run supera a otro cuando su media es mayor y el p-valor de la prueba de aleatorización pareada, "
