@@ -48,8 +48,30 @@ def cli(*args):
                           capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
+def in_background(*commands):
+    """Run CLI commands one after the other in a thread (``command(previous output)`` → argument list), while
+    the page works on the other core; ``.result()`` gives the outputs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def chain():
+        outputs = []
+        for command in commands:
+            outputs.append(cli(*command(outputs)))
+        return outputs
+
+    pool = ThreadPoolExecutor(1)
+    future = pool.submit(chain)
+    pool.shutdown(wait=False)
+    return future
+
+
 def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     page = lab.page
+    fused_file = tmp_path / FUSED  # what `fuse` prints, and `eval` for the five runs: computed meanwhile
+    expected = in_background(
+        lambda _: ["fuse", files[1], files[2], "--method", "rrf", "--norm", "min-max"],
+        lambda done: fused_file.write_text(done[0]) and ["eval", *files, fused_file, "--measures", MEASURES, "--json"],
+    )
     # «Añadir run» shows run C and hands it the focus; a file set on a hidden slot (D) shows it too.
     expect(page.locator('[data-slot="run-c"]')).to_be_hidden()
     page.click('[data-action="add-run"]')
@@ -71,12 +93,9 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     with page.expect_download() as saving:
         page.click('[data-action="download-fused"]')
     assert saving.value.suggested_filename == FUSED
-    fused_text = saving.value.path().read_text()
-    assert fused_text == cli("fuse", files[1], files[2], "--method", "rrf", "--norm", "min-max")
-    fused_file = tmp_path / FUSED
-    fused_file.write_text(fused_text)
+    fused_text, printed = expected.result()
+    assert saving.value.path().read_text() == fused_text
     # «Descargar JSON» is what `eval` prints for the five runs, the fused one read from that file.
-    printed = cli("eval", *files, fused_file, "--measures", MEASURES, "--json")
     with page.expect_download() as saving:
         page.click('[data-action="download-json"]')
     assert saving.value.path().read_text() == printed
