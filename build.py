@@ -28,7 +28,7 @@ from raglab_site import headers as site_headers
 from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
 from raglab_site.compression import add_precompressed, compress_ahead, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, mathml, render_markdown
-from raglab_site.runtime import EMPTY_ZIP, RUNTIME_MODULE, build_wheel, read_pyodide
+from raglab_site.runtime import RUNTIME_MODULE, WASM, build_wheel, read_pyodide, runtime_assets
 from raglab_site.snapshot import snapshot_assets
 from raglab_site.templates import MissingAsset, check_no_html_entities, render, template_environment
 from raglab_site.views import view_table_assets
@@ -199,13 +199,9 @@ def make_site() -> dict[str, bytes]:
     pyodide_version, pyodide_files, lock_info = read_pyodide()
     compress_ahead(pyodide_files)  # the wasm's brotli copy (half a minute, once) while the snapshot is made
     wheel_name, wheel = build_wheel()
-    snapshot_files, snapshot_entry = snapshot_assets(wheel, pyodide_files["pyodide.asm.wasm"])
-
-    files: dict[str, bytes] = {}
+    snapshot_files, snapshot_entry = snapshot_assets(wheel, pyodide_files[WASM])
     pyodide_base = f"pyodide/{pyodide_version}/"
-    for name, data in pyodide_files.items():
-        files[pyodide_base + name] = data
-    files[pyodide_base + "empty.zip"] = EMPTY_ZIP
+    files, runtime_entries = runtime_assets(pyodide_base, pyodide_files)  # its wasm, as its brotli copy
     wheel_path = f"assets/wheel-{short_hash(wheel)}/{wheel_name}"
     files[wheel_path] = wheel
     files.update(snapshot_files)
@@ -232,6 +228,7 @@ def make_site() -> dict[str, bytes]:
         "dataWorker": assets["data-worker.js"]["url"],  # the «Tus datos» code, imported by the worker when asked
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
+        **runtime_entries,  # "wasm" and "decoder"
         "wheel": {"url": wheel_path, "sha256": hashlib.sha256(wheel).hexdigest()},
         "snapshot": snapshot_entry,
         "views": views_entry,
@@ -244,12 +241,13 @@ def make_site() -> dict[str, bytes]:
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
-    runtime_files = [pyodide_base + name for name in (RUNTIME_MODULE, "pyodide.asm.js", "pyodide.asm.wasm", "empty.zip")]
-    runtime_files += [assets["worker.js"]["url"], *snapshot_files]
+    runtime_files = [pyodide_base + name for name in (RUNTIME_MODULE, "pyodide.asm.js", "empty.zip")]
+    runtime_files += [lab_config["wasm"]["url"], assets["worker.js"]["url"], *snapshot_files]
+    runtime_files += lab_config["decoder"].values()
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     # Its two big files, which boot.js preloads at once (the worker's own requests for them come
     # after the first frame and are answered from the HTTP cache).
-    lab_config["preload"] = {"wasm": pyodide_base + "pyodide.asm.wasm", "snapshot": snapshot_entry and snapshot_entry["url"]}
+    lab_config["preload"] = {"wasm": lab_config["wasm"]["url"], "snapshot": snapshot_entry and snapshot_entry["url"]}
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     lab_config.update(words.page_texts(lab_config["runtimeBytes"]))  # every sentence the scripts show
     env = template_environment(SRC / "templates")

@@ -5,7 +5,7 @@
 Build each side first (for a past commit: `git worktree add /tmp/old REV`, link node_modules into
 it, then `python build.py --out /tmp/old-dist` there). One browser for the run; each round loads A,
 B (the order alternates between rounds) and the plain Pyodide boot, each cold in a context of its
-own, and presses the profiles' first key as soon as the page has painted (bench/page.py's
+own, and presses the profiles' first key as soon as the page has painted (bench/loads.py's
 profile_load). Prints each load, then medians: first contentful paint, first correct interaction,
 Python ready, and their ratios to the plain boot of the same run; then the same figures paired
 within each round (B − A), which a drift of the machine's speed between rounds does not blur.
@@ -17,7 +17,8 @@ import argparse
 import statistics
 from pathlib import Path
 
-import page as bench
+import harness
+import loads
 from playwright.sync_api import sync_playwright
 
 
@@ -28,49 +29,49 @@ def main() -> None:
     parser.add_argument("--profile", choices=("desktop", "phone"), default="desktop")
     parser.add_argument("--runs", type=int, default=8)
     args = parser.parse_args()
-    servers = {"A": bench.serve(args.a), "B": bench.serve(args.b)}
-    move = bench.first_move(args.b)
-    chromium = bench.find_chromium()
-    phone = bench.PhoneCpu(chromium) if args.profile == "phone" else None
+    servers = {"A": harness.serve(args.a), "B": harness.serve(args.b)}
+    move = loads.first_move(args.b)
+    chromium = harness.find_chromium()
+    phone = harness.PhoneCpu(chromium) if args.profile == "phone" else None
     if phone and not phone.path:
         raise SystemExit(f"no phone CPU profile here: {phone.reason}")
-    network = bench.FOUR_G if phone else None
-    loads = {"A": [], "B": [], "plain": []}
+    network = harness.FOUR_G if phone else None
+    measured = {"A": [], "B": [], "plain": []}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=bench.CHROMIUM_ARGS)
-            bench.warm_up(browser, servers["A"][1], network, None)
+            browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=harness.CHROMIUM_ARGS)
+            loads.warm_up(browser, servers["A"][1], network, None)
             for round_ in range(args.runs):
                 order = ["A", "B"] if round_ % 2 == 0 else ["B", "A"]
                 for name in order + ["plain"]:
                     base = servers["A" if name == "plain" else name][1]
                     context = browser.new_context(service_workers="block")
                     if name == "plain":
-                        figures = bench.profile_load(context, base + "__plain/", network, None)
+                        figures = loads.profile_load(context, base + "__plain/", network, None)
                         print(f"plain  ready {figures['tti']:6.0f} ms", flush=True)
                     else:
-                        figures = bench.profile_load(context, base, network, None, move)
+                        figures = loads.profile_load(context, base, network, None, move)
                         print(f"{name}      paint {figures['fcp']:5.0f}  key {figures['key_down']:5.0f}  correct "
                               f"{figures['first_correct']:5.0f}  ready {figures['tti']:6.0f}  worker created "
                               f"{figures['marks'].get('worker-created', float('nan')):5.0f} ms", flush=True)
                     context.close()
-                    loads[name].append(figures)
+                    measured[name].append(figures)
             browser.close()
     finally:
         if phone:
             phone.close()
         for server, _ in servers.values():
             server.shutdown()
-    plain = statistics.median(f["tti"] for f in loads["plain"])
+    plain = statistics.median(f["tti"] for f in measured["plain"])
     print(f"\n{args.profile}, {args.runs} rounds; plain ready {plain:.0f} ms (median)")
     print("side  paint  first correct  (plain / it)  ready  (plain / it)   dist")
     for name, dist in (("A", args.a), ("B", args.b)):
-        median = lambda key: statistics.median(f[key] for f in loads[name])  # noqa: E731
+        median = lambda key: statistics.median(f[key] for f in measured[name])  # noqa: E731
         print(f"{name}    {median('fcp'):5.0f}  {median('first_correct'):13.0f}  {plain / median('first_correct'):11.1f}×"
               f"  {median('tti'):5.0f}  {plain / median('tti'):11.2f}×   {dist}")
     print("\nB − A within each round (the machine's speed drifts between rounds more than within one):")
     for key, label in (("fcp", "paint"), ("first_correct", "first correct"), ("tti", "Python ready")):
-        print(f"  {label:14} {paired(loads['A'], loads['B'], key)}")
+        print(f"  {label:14} {paired(measured['A'], measured['B'], key)}")
 
 
 def paired(a: list[dict], b: list[dict], key: str) -> str:

@@ -224,19 +224,18 @@ def in_the_page(dist, cases):
     """For each ``(label, [qrels, run, run2?])``: seconds, Chromium's peak memory, JS heap, longest main-thread task."""
     from playwright.sync_api import sync_playwright
 
-    sys.path.insert(0, str(ROOT))
+    from harness import CHROMIUM_ARGS, find_chromium
+
     from raglab_site.devserver import make_server
-    from tests.chromium import find_chromium
 
     httpd = make_server(dist, 0)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
     results = {}
     sampler = PeakSampler()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=find_chromium(), args=args)
+            browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
             page = browser.new_page()
             cdp = page.context.new_cdp_session(page)
             cdp.send("Performance.enable")

@@ -18,42 +18,40 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import page as bench
+import harness
+import loads
 from playwright.sync_api import sync_playwright
 
-NETWORKS = {"phone": bench.FOUR_G, "desktop": None, "slow": bench.SLOW_NETWORK}
+NETWORKS = {"phone": harness.FOUR_G, "desktop": None, "slow": harness.SLOW_NETWORK}
 BIG_FILES = """() => performance.getEntriesByType("resource").filter((r) => r.transferSize > 100000)
   .map((r) => [r.name.split("/").pop(), r.initiatorType, r.startTime, r.responseEnd, r.transferSize])"""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dists", type=Path, nargs="*", default=[bench.ROOT / "dist"])
+    parser.add_argument("dists", type=Path, nargs="*", default=[harness.ROOT / "dist"])
     parser.add_argument("--profile", choices=tuple(NETWORKS), default="phone")
     parser.add_argument("--loads", type=int, default=3)
     args = parser.parse_args()
-    servers = [bench.serve(dist.resolve()) for dist in args.dists]  # absolute paths: see bench.serve
-    chromium = bench.find_chromium()
-    phone = bench.PhoneCpu(chromium) if args.profile == "phone" else None
+    servers = [harness.serve(dist.resolve()) for dist in args.dists]  # each its own server
+    chromium = harness.find_chromium()
+    phone = harness.PhoneCpu(chromium) if args.profile == "phone" else None
     if phone and not phone.path:
         raise SystemExit(f"no phone CPU profile here: {phone.reason}")
     network = NETWORKS[args.profile]
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=bench.CHROMIUM_ARGS)
-            bench.warm_up(browser, servers[0][1], network, None)
+            browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=harness.CHROMIUM_ARGS)
+            loads.warm_up(browser, servers[0][1], network, None)
             for load in range(args.loads):
                 for dist, (_, base) in zip(args.dists, servers):
                     context = browser.new_context(service_workers="block")
                     page = context.new_page()
-                    cdp = context.new_cdp_session(page)
-                    if network:
-                        cdp.send("Network.enable")
-                        cdp.send("Network.emulateNetworkConditions", network)
+                    loads.throttle(context, page, network)
                     page.goto(base, wait_until="commit")
                     page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
                     paint = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime")
-                    marks, files = page.evaluate(bench.MARKS), page.evaluate(BIG_FILES)
+                    marks, files = page.evaluate(loads.MARKS), page.evaluate(BIG_FILES)
                     context.close()
                     print(f"\n{dist.name}, load {load + 1} ({args.profile}): paint {paint:.0f} ms; "
                           + ", ".join(f"{name} {at:.0f}" for name, at in sorted(marks.items(), key=lambda m: m[1])), flush=True)

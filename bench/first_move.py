@@ -1,5 +1,5 @@
 """Where the first move's time goes: cold loads of the lab on the desktop or phone profile, the key
-pressed at first paint as bench/page.py's profiles do, each load traced or profiled.
+pressed at first paint as bench/page.py's profiles do (bench/loads.py), each load traced or profiled.
 
     .venv/bin/python bench/first_move.py [--profile desktop|phone] [--loads 3] [--cpu-profile] [--dist dist]
 
@@ -19,7 +19,8 @@ import collections
 import json
 from pathlib import Path
 
-import page as bench
+import harness
+import loads
 from playwright.sync_api import sync_playwright
 
 TOP_LEVEL = ("RunTask", "ThreadControllerImpl::RunTask")
@@ -80,36 +81,33 @@ def main() -> None:
     parser.add_argument("--profile", choices=("desktop", "phone"), default="desktop")
     parser.add_argument("--loads", type=int, default=3)
     parser.add_argument("--cpu-profile", action="store_true", help="V8's sampling profiler instead of a trace")
-    parser.add_argument("--dist", type=Path, default=bench.ROOT / "dist")
+    parser.add_argument("--dist", type=Path, default=harness.ROOT / "dist")
     args = parser.parse_args()
-    dist = args.dist.resolve()  # bench.serve links dist/'s files into an overlay: absolute paths
-    move = bench.first_move(dist)
-    httpd, base = bench.serve(dist)
-    chromium = bench.find_chromium()
-    phone = bench.PhoneCpu(chromium) if args.profile == "phone" else None
+    dist = args.dist.resolve()
+    move = loads.first_move(dist)
+    httpd, base = harness.serve(dist)
+    chromium = harness.find_chromium()
+    phone = harness.PhoneCpu(chromium) if args.profile == "phone" else None
     if phone and not phone.path:
         raise SystemExit(f"no phone CPU profile here: {phone.reason}")
-    network = bench.FOUR_G if phone else None
+    network = harness.FOUR_G if phone else None
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=bench.CHROMIUM_ARGS)
-            bench.warm_up(browser, base, network, None)
+            browser = p.chromium.launch(executable_path=phone.path if phone else chromium, args=harness.CHROMIUM_ARGS)
+            loads.warm_up(browser, base, network, None)
             for load in range(args.loads):
                 context = browser.new_context(service_workers="block")
                 page = context.new_page()
-                page.add_init_script(bench.WATCH_CORRECT % json.dumps(move[2]))
-                cdp = context.new_cdp_session(page)
-                if network:
-                    cdp.send("Network.enable")
-                    cdp.send("Network.emulateNetworkConditions", network)
+                page.add_init_script(loads.WATCH_CORRECT % json.dumps(move[2]))
+                cdp = loads.throttle(context, page, network)
                 if args.cpu_profile:
                     cdp.send("Profiler.enable")
                     cdp.send("Profiler.setSamplingInterval", {"interval": 100})
                     cdp.send("Profiler.start")
                 else:
-                    browser.start_tracing(page=page, categories=bench.TRACE_CATEGORIES)
+                    browser.start_tracing(page=page, categories=loads.TRACE_CATEGORIES)
                 page.goto(base, wait_until="commit")
-                figures = bench.first_paint_then_move(page, move)
+                figures = loads.first_paint_then_move(page, move)
                 marks = ", ".join(f"{name} {at:.0f}" for name, at in sorted(figures["marks"].items(), key=lambda m: m[1]))
                 print(f"\nload {load + 1} ({args.profile}): paint {figures['fcp']:.0f} ms, paint seen {figures['moved_at']:.0f}, "
                       f"key {figures['key_down']:.0f}, outputs written {figures['correct_written']:.0f}, "

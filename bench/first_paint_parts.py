@@ -13,17 +13,12 @@ import argparse
 import re
 import shutil
 import statistics
-import sys
 import tempfile
-import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from harness import CHROMIUM_ARGS, ROOT, find_chromium
 
-from page import CHROMIUM_ARGS, find_chromium  # noqa: E402
-from raglab_site.devserver import make_server  # noqa: E402
+from raglab_site.devserver import serving
 
 FCP = """() => new Promise((resolve) => new PerformanceObserver((list) => {
   const paint = list.getEntriesByName("first-contentful-paint")[0];
@@ -62,14 +57,11 @@ def main():
             if not child.name.startswith("index.html"):  # nor its precompressed copies
                 (folder / child.name).symlink_to(child.resolve())
         (folder / "index.html").write_text(text, "utf-8")
-    httpd = make_server(site, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     from playwright.sync_api import sync_playwright
 
     paints = {name: [] for name in pages}
     try:
-        with sync_playwright() as p:
+        with serving(site) as base, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
             for _ in range(args.runs):
                 for number, name in enumerate(pages):
@@ -80,7 +72,6 @@ def main():
                     context.close()
             browser.close()
     finally:
-        httpd.shutdown()
         shutil.rmtree(site, ignore_errors=True)
     print(f"first contentful paint, cold, desktop, {args.runs} interleaved loads each (ms)")
     for name, values in paints.items():

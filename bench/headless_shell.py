@@ -12,19 +12,12 @@ absolute times on a shared machine are noisy, read the ratio within one run.
 import argparse
 import os
 import statistics
-import sys
-import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "bench"))
+from harness import CHROMIUM_ARGS, ROOT, find_chromium, find_test_chromium
 
-from chromium import find_chromium, find_test_chromium  # noqa: E402
-from page import CHROMIUM_ARGS  # noqa: E402
-from raglab_site.devserver import make_server  # noqa: E402
+from raglab_site.devserver import serving
 
 
 def machine_cpu_seconds() -> float:
@@ -62,19 +55,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     browsers = {"full browser": find_chromium(), "headless shell": find_test_chromium()}
-    httpd = make_server(args.dist, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
     from playwright.sync_api import sync_playwright
 
     results = {name: [] for name in browsers}
-    try:
-        with sync_playwright() as p:
-            for _ in range(args.rounds):
-                for name, executable in browsers.items():
-                    results[name] += boots(p, executable, url, args.pages)
-    finally:
-        httpd.shutdown()
+    with serving(args.dist) as url, sync_playwright() as p:
+        for _ in range(args.rounds):
+            for name, executable in browsers.items():
+                results[name] += boots(p, executable, url, args.pages)
     print(f"repeat-visit boot + 4 moves of k, {len(results['full browser'])} pages each (medians)")
     medians = {}
     for name, values in results.items():

@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/page.py [--runs 5] [--changes 200] [--dist dist]     (or: make bench)
 
-Builds nothing for the page figures: it serves the existing dist/ (run `make` first) on localhost,
-with the same dev server as `build.py serve`, and drives headless Chromium:
+Builds nothing for the page figures: it serves the existing dist/ (run `make` first) on localhost
+and drives headless Chromium:
 
 * cold: a fresh browser context per run; repeat: one context reused (HTTP cache, service worker);
 * first contentful paint, and whether the server-rendered numbers were there at that moment;
@@ -15,6 +15,9 @@ with the same dev server as `build.py serve`, and drives headless Chromium:
 * bytes transferred (as encoded on the wire, and decoded), first and repeat visit;
 * the same load figures for a reference page that boots Pyodide the plain way on the main thread
   (loadPyodide() + loadPackage(core wheel) + compute(default)), served from the same dist/;
+* all of it behind both kinds of host (--hosts; bench/harness.py): one that sends the precompressed
+  copies and one that sends every file as it is (python -m http.server); input latency behind the
+  first only;
 * build time: clean (empty snapshot cache) and with nothing changed, into a temporary directory;
 * profiles (on unless --no-throttle; alone with --profiles-only): cold loads of both pages on the
   desktop as it is, a phone (every Chromium thread at half a CPU through a cgroup, 4G: 9 Mbit/s,
@@ -35,31 +38,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from raglab_site.devserver import make_server  # noqa: E402
-from raglab_site.runtime import PYODIDE_DIR  # noqa: E402
-from raglab_site.snapshot import KEPT_CACHE  # noqa: E402
-
-# Has the worker kept the decoded snapshot for the next visit (worker.js, after ready)?
-HAS_KEPT_SNAPSHOT = f"self.caches ? caches.has({KEPT_CACHE!r}) : true"
-from chromium import find_chromium  # noqa: E402
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]
+from harness import CHROMIUM_ARGS, DEVTOOLS_CPU_RATE, FOUR_G, HOSTS, ROOT, SLOW_NETWORK, PhoneCpu, find_chromium, lab_config, serve
+from loads import TRACE_CATEGORIES, first_move, make_repeat_visit, profile_load, throttle, warm_up
 
 # Long tasks and paint entries are buffered by the browser; this only has to read them at the end.
 OBSERVE = """
@@ -68,247 +55,16 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) window.__lo
   .observe({type: "longtask", buffered: true});
 """
 
-PLAIN_HTML = """<!doctype html><html lang="es"><head><meta charset="utf-8"><title>plain Pyodide boot</title>
-<script type="module" src="plain.js"></script></head><body><p id="out">…</p></body></html>"""
 
-PLAIN_JS = """
-import { loadPyodide } from "../%(runtime)s";
-const config = %(config)s;
-const py = await loadPyodide({ indexURL: new URL("../%(pyodide)s", location.href).href });
-await py.loadPackage(new URL("../" + config.wheel.url, location.href).href);
-py.globals.set("scenario_json", JSON.stringify(config.scenario));
-const text = py.runPython(`
-import json, raglab_core
-raglab_core.compute({"scenario": json.loads(scenario_json)})["outputs"]["precision"]["text"]
-`);
-document.getElementById("out").textContent = text;
-performance.mark("raglab:ready");
-document.documentElement.dataset.ready = "true";
-"""
-
-
-def lab_config(dist: Path) -> dict:
-    html = (dist / "index.html").read_text("utf-8")
-    return json.loads(html.split('id="lab-config">', 1)[1].split("</script>", 1)[0])
-
-
-def add_precompressed_copies(path: Path) -> None:
-    import gzip
-
-    import brotli
-
-    data = path.read_bytes()
-    path.with_name(path.name + ".br").write_bytes(brotli.compress(data, quality=11))
-    path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, compresslevel=9, mtime=0))
-
-
-def serve(dist: Path):
-    """dist/ plus the reference page under /__plain/ (in a temporary overlay, dist/ is untouched)."""
-    config = lab_config(dist)
-    overlay = Path(tempfile.mkdtemp(prefix="raglab-bench-"))
-    for path in dist.rglob("*"):
-        if path.is_file():
-            target = overlay / path.relative_to(dist)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(path, target)
-    # The plain boot reads Pyodide's stock lock file, which the lab itself does not ship; with its
-    # precompressed copies, as every other file (119 KB as is, 22 KB brotli: a CDN compresses it too).
-    lock = overlay / config["pyodide"] / "pyodide-lock.json"
-    os.symlink(PYODIDE_DIR / "pyodide-lock.json", lock)
-    add_precompressed_copies(lock)
-    plain = overlay / "__plain"
-    plain.mkdir()
-    (plain / "index.html").write_text(PLAIN_HTML, "utf-8")
-    (plain / "plain.js").write_text(
-        PLAIN_JS % {"pyodide": config["pyodide"], "runtime": config["runtime"], "config": json.dumps({"wheel": config["wheel"], "scenario": config["scenario"]})},
-        "utf-8",
-    )
-    httpd = make_server(overlay, 0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
-
-
-SLOW_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
-FOUR_G = {"offline": False, "latency": 60, "downloadThroughput": 9e6 / 8, "uploadThroughput": 9e6 / 8}
-# Every throttled load is cold in a fresh context, whose HTTP cache starts empty; it is not disabled
-# (Network.setCacheDisabled), as it was until 2026-12-01: with it off, the worker's requests for the
-# runtime could not join the downloads boot.js preloads, and the page would download them twice.
-
-# --- profiles: time to first correct interaction ---------------------------------------------------
-#
-# A phone's CPU is slower on every thread, the worker's included. DevTools' Emulation.setCPUThrottlingRate
-# slows a page's main thread only (on a worker target it answers "Operation is only supported for pages,
-# not workers"): it would slow the plain boot, which runs on the main thread, and spare the lab's worker.
-# So Chromium runs in a cgroup (v1 `cpu` controller) held to half a CPU (cfs_quota_us 50000 of a
-# cfs_period_us 100000): a small wrapper joins the group, then execs Chromium, whose every process and
-# thread inherits it. Where no group can be made (not root, no cgroup v1), the DevTools throttle stands
-# in, and the report says it slows the main thread only.
-CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
-PHONE_QUOTA_US, PHONE_PERIOD_US = 50_000, 100_000
-DEVTOOLS_CPU_RATE = 4  # the fallback's slowdown of the main thread
-
-
-class PhoneCpu:
-    """A Chromium wrapper in a cgroup held to half a CPU (``path``), or ``path = None`` and a reason."""
-
-    def __init__(self, chromium: str):
-        self.group = CGROUP_CPU / f"raglab-bench-phone-{os.getpid()}"
-        self.path, self.reason = None, None
-        try:
-            self.group.mkdir()
-            (self.group / "cpu.cfs_period_us").write_text(str(PHONE_PERIOD_US))
-            (self.group / "cpu.cfs_quota_us").write_text(str(PHONE_QUOTA_US))
-        except OSError as error:
-            self.reason = f"no cgroup could be made ({error.strerror}: {self.group})"
-            return
-        self.dir = Path(tempfile.mkdtemp(prefix="raglab-phone-"))
-        wrapper = self.dir / "chromium-half-cpu"
-        wrapper.write_text(f"#!/bin/sh\n# joins the cgroup before exec, so that every Chromium process is in it\n"
-                           f"echo $$ > '{self.group}/cgroup.procs' || exit 1\nexec '{chromium}' \"$@\"\n")
-        wrapper.chmod(0o755)
-        self.path = str(wrapper)
-
-    def close(self) -> None:
-        """Remove the group once the browser's processes have left it."""
-        if self.path is None:
-            return
-        for _ in range(100):
-            try:
-                self.group.rmdir()
-                break
-            except OSError:
-                time.sleep(0.1)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-# Installed at the document's start (an init script, given `expected`): once a key has reached the
-# page, records when every checked output holds the value of the state asked for and nothing is marked
-# busy (__correctAt; performance.now(): ms since navigation start), and when the frame after the key's
-# handlers was presented (__keyPaintedAt: the Event Timing entry's startTime + duration, 8 ms steps).
-# The observer watches `document`: when an init script runs, document.documentElement is still null
-# (until 2026-12-01 it watched that, threw, and only the keydown's setTimeout checked).
-WATCH_CORRECT = """(() => {
-  const expected = %s;
-  window.__correctAt = null;
-  window.__keyAt = null;
-  const check = () => {
-    if (window.__keyAt === null || window.__correctAt !== null) return;
-    if (document.querySelector("[data-busy-region][aria-busy]")) return;
-    for (const [name, raw] of Object.entries(expected)) {
-      const node = document.querySelector(`[data-output="${name}"]`);
-      if (!node || node.getAttribute("data-value") !== raw) return;
-    }
-    window.__correctAt = performance.now();
-  };
-  addEventListener("keydown", () => {
-    if (window.__keyAt === null) window.__keyAt = performance.now();
-    setTimeout(check);
-  }, true);
-  new MutationObserver(check).observe(document, {subtree: true, attributes: true,
-    attributeFilter: ["data-value", "aria-busy"]});
-  window.__keyPaintedAt = null;
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name === "keydown" && window.__keyPaintedAt === null) window.__keyPaintedAt = entry.startTime + entry.duration;
-    }
-  }).observe({type: "event", buffered: true, durationThreshold: 16});
-})();"""
-# The page's own marks (boot.js, lab.js, the worker's relayed as "worker:…"): {name: ms since navigation}.
-MARKS = """() => Object.fromEntries(performance.getEntriesByType("mark")
-  .filter((m) => m.name.startsWith("raglab:")).map((m) => [m.name.slice(7), m.startTime]))"""
-CHECKED = ("precision", "recall", "mrr", "ndcg", "relevant_in_k")
-
-
-def first_move(dist: Path) -> tuple[str, str, dict]:
-    """The slider move the profiles make at first paint (k one step up, or down if no checked output
-    would change), and the data-value each checked output must then show: raglab_core.compute's."""
-    from raglab_core import compute
-
-    scenario = lab_config(dist)["scenario"]
-    start = compute({"scenario": scenario})
-    for key, step in (("ArrowRight", 1), ("ArrowLeft", -1)):
-        view = compute({"scenario": scenario, "k": str(scenario["defaults"]["k"] + step), "edited": ["k"]})
-        expected = {name: view["outputs"][name]["raw"] for name in CHECKED}
-        if any(start["outputs"][name]["raw"] != raw for name, raw in expected.items()):
-            return "k", key, expected
-    raise SystemExit("no first move changes the ranking's outputs")
-
-
-def profile_load(context, url: str, network: dict | None, cpu_rate: int | None, move=None, ready=True) -> dict:
-    """One cold load under a profile: first contentful paint, Python ready, and with ``move``
-    ``(control, key, expected)``: the key pressed on the control as soon as the page has painted,
-    and the time from navigation until the outputs show ``expected`` (time to first correct
-    interaction)."""
-    page = context.new_page()
-    if move:
-        page.add_init_script(WATCH_CORRECT % json.dumps(move[2]))
-    cdp = context.new_cdp_session(page)
-    if network:
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", network)
-    if cpu_rate:
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
-    page.goto(url, wait_until="commit")
-    figures = first_paint_then_move(page, move)
-    if ready:
-        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=300_000)
-        figures["tti"] = page.evaluate("performance.getEntriesByName('raglab:ready')[0].startTime")
-    page.close()
-    return figures
-
-
-def first_paint_then_move(page, move=None) -> dict:
-    """On a page navigating (with WATCH_CORRECT installed if ``move``): its first contentful paint,
-    and with ``move`` ``(control, key, expected)`` the key pressed on the control at once, then when
-    it reached the page, when the outputs held ``expected`` and when that frame was presented."""
-    # Resolves at the first contentful paint, having focused the control to move (if any): one round
-    # trip, and the key straight after it (no actionability waits, which cost a loaded machine frames).
-    painted = page.evaluate("""(control) => new Promise((resolve) => new PerformanceObserver((list, observer) => {
-      const paint = list.getEntriesByName("first-contentful-paint")[0];
-      if (!paint) return;
-      observer.disconnect();
-      if (control) document.querySelector(`[name="${control}"]`).focus();
-      resolve([paint.startTime, performance.now()]);
-    }).observe({type: "paint", buffered: true}))""", move[0] if move else None)
-    figures = {"fcp": painted[0]}
-    if move:
-        figures["moved_at"] = painted[1]
-        page.keyboard.press(move[1])
-        deadline = time.time() + 300  # (wait_for_function evaluates a string: the page's CSP forbids that)
-        while page.evaluate("window.__correctAt") is None and time.time() < deadline:
-            page.wait_for_timeout(10)
-        written = page.evaluate("window.__correctAt")
-        while page.evaluate("window.__keyPaintedAt") is None and time.time() < deadline:
-            page.wait_for_timeout(10)  # the entry is dispatched once the frame is presented
-        painted = page.evaluate("window.__keyPaintedAt")
-        # Shown = painted: the frame after the key's handlers if they wrote the right outputs, else a
-        # later one, which is at least as late as the writing (then the writing time is reported).
-        figures["first_correct"] = painted if painted is not None and painted >= written else written
-        figures["correct_written"] = written
-        figures["key_down"] = page.evaluate("window.__keyAt")  # the key reached the page
-        figures["table"] = page.evaluate("document.documentElement.dataset.views === 'table'")
-        figures["marks"] = page.evaluate(MARKS)
-    return figures
-
-
-def warm_up(browser, url: str, network: dict | None, cpu_rate: int | None) -> None:
-    """One load of the lab, to its first paint, not counted: a new browser's first page also pays
-    for the browser's own start (its GPU process, its fonts), which belongs to neither page, and
-    the lab's page always came first (in one run its first load painted at 1016 ms, the others at
-    244–300 ms)."""
-    context = browser.new_context(service_workers="block")
-    profile_load(context, url, network, cpu_rate, None, ready=False)
-    context.close()
-
-
-def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
-    """Cold loads of both pages on the desktop (as it is), phone (half a CPU, 4G) and slow-network
-    profiles, the two pages' order alternating between rounds. Service workers are blocked: every
-    load is a first visit."""
+def profiles(p, chromium: str, bases: dict[str, str], dist: Path, runs: int) -> dict:
+    """Cold loads of both pages behind each host (``bases``: {host: base URL}) on the desktop (as it
+    is), phone (half a CPU, 4G) and slow-network profiles, the loads' order reversed every other
+    round. Service workers are blocked: every load is a first visit. {profile: {host: {page: [figures, …]}}}."""
     move = first_move(dist)
     phone = PhoneCpu(chromium)
     results = {"phone_cpu": "cgroup: every thread at half a CPU" if phone.path else
                f"DevTools CPU throttle ×{DEVTOOLS_CPU_RATE}, main thread only: {phone.reason}"}
+    loads = [(host, page, base + suffix) for host, base in bases.items() for page, suffix in (("lab", ""), ("plain", "__plain/"))]
     try:
         for name, network, launch_path, rate in (
             ("desktop", None, chromium, None),
@@ -316,23 +72,25 @@ def profiles(p, chromium: str, base: str, dist: Path, runs: int) -> dict:
             ("slow network", SLOW_NETWORK, chromium, None),
         ):
             browser = p.chromium.launch(executable_path=launch_path, args=CHROMIUM_ARGS)
-            warm_up(browser, base, network, rate)
-            runs_of = {"lab": [], "plain": []}
-            pages = (("lab", base), ("plain", base + "__plain/"))
-            for round_ in range(runs):  # the order alternates: neither page always follows the other
-                for page_name, url in pages if round_ % 2 == 0 else pages[::-1]:
+            warm_up(browser, loads[0][2], network, rate)
+            found = {host: {"lab": [], "plain": []} for host in bases}
+            for round_ in range(runs):  # no page always follows another
+                for host, page, url in loads if round_ % 2 == 0 else loads[::-1]:
                     context = browser.new_context(service_workers="block")
-                    runs_of[page_name].append(profile_load(context, url, network, rate, move if page_name == "lab" else None))
+                    figures = profile_load(context, url, network, rate, move if page == "lab" else None, wire=True)
                     context.close()
+                    if figures["tti"] is None:  # reported, and left out of the medians
+                        print(f"{name}, {host}, {page}: NOT READY after 300 s; status {figures['status']!r}, "
+                              f"marks {figures['marks']}", file=sys.stderr, flush=True)
+                    else:
+                        found[host][page].append(figures)
             browser.close()
-            results[name] = runs_of
+            results[name] = found
     finally:
         phone.close()
     return results
 
 
-TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "loading"]
-# Main-thread work as DevTools' Performance panel names it.
 TRACE_WORK = {"ParseHTML": "parsing HTML", "UpdateLayoutTree": "style", "Layout": "layout",
               "PrePaint": "pre-paint", "Paint": "paint", "Layerize": "layerize", "EvaluateScript": "scripts",
               "v8.compile": "script compile", "FunctionCall": "scripts (calls)", "ParseAuthorStyleSheet": "parsing CSS",
@@ -345,11 +103,7 @@ def trace_first_paint(p, chromium: str, base: str, launch_path: str | None, cpu_
     browser = p.chromium.launch(executable_path=launch_path or chromium, args=CHROMIUM_ARGS)
     context = browser.new_context(service_workers="block")
     page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", FOUR_G)
-    if cpu_rate:
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+    throttle(context, page, FOUR_G, cpu_rate)
     browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
     page.goto(base, wait_until="load")
     page.wait_for_timeout(500)
@@ -383,22 +137,21 @@ def trace_first_paint(p, chromium: str, base: str, launch_path: str | None, cpu_
 
 
 def table_sizes(dist: Path) -> dict:
-    """The build-time view table's bytes: as served raw, and its precompressed copies."""
+    """The build-time view table's bytes: as shipped (gzip-compressed), and decoded."""
+    import gzip
+
     url = lab_config(dist).get("views", {}).get("url")
     if not url:
         return {}
-    path = dist / url
-    return {"raw": path.stat().st_size, "gzip": path.with_name(path.name + ".gz").stat().st_size,
-            "brotli": path.with_name(path.name + ".br").stat().st_size}
+    shipped = (dist / url).read_bytes()
+    return {"raw": len(gzip.decompress(shipped)), "gzip": len(shipped)}
 
 
 def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -> dict:
     """Navigate, wait for readiness, and collect timings and bytes for this load."""
     page = context.new_page()
     if network:
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", network)
+        throttle(context, page, network)
     transfers = []
 
     def on_finished(request):
@@ -430,7 +183,11 @@ def load_once(context, url: str, check_ssr: bool, network: dict | None = None) -
     figures["tbt"] = sum(max(0.0, d - 50) for start, d in figures.pop("longTasks") if tti is None or start < tti)
     page.wait_for_timeout(300)  # let the last responses finish for the byte count
     figures["wire_bytes"] = sum(t[1] for t in transfers if not t[3])
-    figures["wire_by_file"] = {t[0].rsplit("/", 1)[-1] or "(page)": t[1] for t in transfers if not t[3]}
+    figures["wire_by_file"] = {}
+    for url, size, _, from_service_worker in transfers:
+        if not from_service_worker:  # (a file asked for twice, a preload and the worker's request, once)
+            name = url.rsplit("/", 1)[-1] or "(page)"
+            figures["wire_by_file"][name] = figures["wire_by_file"].get(name, 0) + size
     figures["decoded_bytes"] = sum(t[2] for t in transfers)
     figures["requests"] = len(transfers)
     page.close()
@@ -566,70 +323,71 @@ def main():
     parser.add_argument("--profile-runs", type=int, default=1, help="cold loads per page and profile (default 1)")
     parser.add_argument("--trace-paint", action="store_true",
                         help="only a trace of one phone-profile load: what the first paint waits for")
+    parser.add_argument("--hosts", nargs="+", choices=tuple(HOSTS), default=list(HOSTS),
+                        help="the kinds of host to serve dist/ as (default: both)")
     args = parser.parse_args()
     if not (args.dist / "index.html").exists():
         sys.exit(f"{args.dist}/index.html not found: run `make` first")
 
     from playwright.sync_api import sync_playwright
 
-    httpd, base = serve(args.dist)
-    results = {"runs": args.runs, "pages": {}, "table_bytes": table_sizes(args.dist)}
-    with sync_playwright() as p:
-        if args.trace_paint:
-            phone = PhoneCpu(find_chromium())
-            try:
-                trace = trace_first_paint(p, find_chromium(), base, phone.path, None if phone.path else DEVTOOLS_CPU_RATE)
-            finally:
-                phone.close()
-            httpd.shutdown()
-            print(f"phone profile ({'cgroup, half a CPU' if phone.path else 'DevTools CPU throttle, main thread only'}"
-                  f", 4G), one cold load: first contentful paint at {trace['fcp']:.0f} ms; main thread busy "
-                  f"{trace['main_thread_busy']:.0f} ms before it")
-            print("  main-thread work before the first paint (ms): " + ", ".join(
-                f"{label} {ms:.0f}" for label, ms in sorted(trace["work"].items(), key=lambda item: -item[1])))
-            print("  arrived (ms after navigation start): " + ", ".join(
-                f"{file} {ms:.0f}" for file, ms in sorted(trace["arrived"].items(), key=lambda item: item[1])))
-            return
-        if args.profiles_only:
-            results["profiles"] = profiles(p, find_chromium(), base, args.dist, args.profile_runs)
-        browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
-        results["browser"] = browser.version
-        for name, url in () if args.latency_only or args.profiles_only else (("lab", base), ("plain", base + "__plain/")):
-            cold = []
-            for _ in range(args.runs):
+    servers = {host: serve(args.dist, host) for host in args.hosts}
+    bases = {host: base for host, (_, base) in servers.items()}
+    base = bases[args.hosts[0]]  # for what the host does not change: input latency, the paint's trace
+    results = {"runs": args.runs, "hosts": args.hosts, "pages": {}, "table_bytes": table_sizes(args.dist)}
+    try:
+        with sync_playwright() as p:
+            if args.trace_paint:
+                phone = PhoneCpu(find_chromium())
+                try:
+                    trace = trace_first_paint(p, find_chromium(), base, phone.path, None if phone.path else DEVTOOLS_CPU_RATE)
+                finally:
+                    phone.close()
+                print(f"phone profile ({'cgroup, half a CPU' if phone.path else 'DevTools CPU throttle, main thread only'}"
+                      f", 4G), one cold load: first contentful paint at {trace['fcp']:.0f} ms; main thread busy "
+                      f"{trace['main_thread_busy']:.0f} ms before it")
+                print("  main-thread work before the first paint (ms): " + ", ".join(
+                    f"{label} {ms:.0f}" for label, ms in sorted(trace["work"].items(), key=lambda item: -item[1])))
+                print("  arrived (ms after navigation start): " + ", ".join(
+                    f"{file} {ms:.0f}" for file, ms in sorted(trace["arrived"].items(), key=lambda item: item[1])))
+                return
+            if args.profiles_only:
+                results["profiles"] = profiles(p, find_chromium(), bases, args.dist, args.profile_runs)
+            browser = p.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+            results["browser"] = browser.version
+            for host in () if args.latency_only or args.profiles_only else args.hosts:
+                results["pages"][host] = {}
+                for name, url in (("lab", bases[host]), ("plain", bases[host] + "__plain/")):
+                    cold = []
+                    for _ in range(args.runs):
+                        context = browser.new_context()
+                        cold.append(load_once(context, url, check_ssr=name == "lab"))
+                        context.close()
+                    context = browser.new_context()
+                    load_once(context, url, check_ssr=False)  # the first visit fills caches
+                    if name == "lab":  # and the service worker precaches, the worker keeps the decoded snapshot
+                        make_repeat_visit(context, url)
+                    repeat = [load_once(context, url, check_ssr=False) for _ in range(args.runs)]
+                    context.close()
+                    results["pages"][host][name] = {"cold": cold, "repeat": repeat}
+            if not args.profiles_only:
                 context = browser.new_context()
-                cold.append(load_once(context, url, check_ssr=name == "lab"))
+                results["latency_ms"] = input_latency(context, base, args.changes)
                 context.close()
-            context = browser.new_context()
-            load_once(context, url, check_ssr=False)  # the first visit fills caches
-            if name == "lab":  # let the service worker finish precaching before the repeat visits
-                page = context.new_page()
-                page.goto(url)
-                page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
-                page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.ready.then(() => true) : true")
-                # and the worker to keep the decoded snapshot in Cache Storage (a second after ready)
-                for _ in range(100):
-                    if page.evaluate(HAS_KEPT_SNAPSHOT):
-                        break
-                    page.wait_for_timeout(100)
-                page.close()
-            repeat = [load_once(context, url, check_ssr=False) for _ in range(args.runs)]
-            context.close()
-            results["pages"][name] = {"cold": cold, "repeat": repeat}
-        if not args.profiles_only:
-            context = browser.new_context()
-            results["latency_ms"] = input_latency(context, base, args.changes)
-            context.close()
-        if not args.no_throttle and not args.latency_only and not args.profiles_only:
-            results["throttled"] = {}
-            for name, url in (("lab", base), ("plain", base + "__plain/")):
-                context = browser.new_context(service_workers="block")
-                results["throttled"][name] = load_once(context, url, check_ssr=False, network=SLOW_NETWORK)
-                context.close()
-        browser.close()
-        if not args.no_throttle and not args.latency_only and not args.profiles_only:
-            results["profiles"] = profiles(p, find_chromium(), base, args.dist, args.profile_runs)
-    httpd.shutdown()
+            if not args.no_throttle and not args.latency_only and not args.profiles_only:
+                results["throttled"] = {}
+                for host in args.hosts:
+                    results["throttled"][host] = {}
+                    for name, url in (("lab", bases[host]), ("plain", bases[host] + "__plain/")):
+                        context = browser.new_context(service_workers="block")
+                        results["throttled"][host][name] = load_once(context, url, check_ssr=False, network=SLOW_NETWORK)
+                        context.close()
+            browser.close()
+            if not args.no_throttle and not args.latency_only and not args.profiles_only:
+                results["profiles"] = profiles(p, find_chromium(), bases, args.dist, args.profile_runs)
+    finally:
+        for httpd, _ in servers.values():
+            httpd.shutdown()
     if not args.skip_build and not args.latency_only and not args.profiles_only:
         results["build_s"] = build_times()
     report(results)
@@ -641,14 +399,24 @@ def main():
 
 
 def report(results):
-    if not results["pages"]:  # --latency-only, --profiles-only
-        print(f"Chromium {results['browser']}")
-        if "latency_ms" in results:
-            report_latency(results)
-        if "profiles" in results:
-            report_profiles(results)
-        return
-    lab, plain = results["pages"]["lab"], results["pages"]["plain"]
+    print(f"Chromium {results['browser']}")
+    for host, pages in results["pages"].items():
+        report_pages(host, pages["lab"], pages["plain"], results["runs"])
+    if "latency_ms" in results:
+        print()
+        report_latency(results)
+    for host, loads in results.get("throttled", {}).items():
+        lab_s, plain_s = (loads[name]["tti"] / 1000 for name in ("lab", "plain"))
+        print(f"slow network (1.6 Mbit/s, 150 ms RTT), {host} host, cold time to interactive: this page {lab_s:.1f} s, "
+              f"plain boot {plain_s:.1f} s ({plain_s / lab_s:.2f}×)")
+    if "profiles" in results:
+        report_profiles(results)
+    if "build_s" in results:
+        print("build: " + ", ".join(f"{k} {v:.2f} s" for k, v in results["build_s"].items()))
+
+
+def report_pages(host: str, lab: dict, plain: dict, runs: int) -> None:
+    """The load figures of both pages behind one host, cold and repeat."""
     rows = []
 
     def add(label, key, visit, unit, scale=1.0):
@@ -664,7 +432,7 @@ def report(results):
     add("bytes on the wire, first visit", "wire_bytes", "cold", "MB", 1e-6)
     add("bytes decoded, first visit", "decoded_bytes", "cold", "MB", 1e-6)
     add("bytes on the wire, repeat visit", "wire_bytes", "repeat", "MB", 1e-6)
-    print(f"Chromium {results['browser']}, {results['runs']} runs each; medians [min–max]\n")
+    print(f"\n{host} host, {runs} runs each; medians [min–max]\n")
     print(f"{'figure':34} {'this page':>26} {'plain Pyodide boot':>26} {'plain / ours':>13}")
 
     def cell(s, scale, unit):
@@ -683,49 +451,40 @@ def report(results):
     wire = statistics.median(r["wire_bytes"] for r in lab["cold"]) / statistics.median(r["wire_bytes"] for r in plain["cold"])
     decoded = statistics.median(r["decoded_bytes"] for r in lab["cold"]) / statistics.median(
         r["decoded_bytes"] for r in plain["cold"])
-    print(f"\nfirst-visit bytes, this page / plain boot: {wire:.3f}× on the wire (compressed), {decoded:.2f}× decoded")
+    print(f"\nfirst-visit bytes, this page / plain boot: {wire:.3f}× on the wire, {decoded:.2f}× decoded")
     for name, page in (("this page", lab), ("plain boot", plain)):
         files = sorted(page["cold"][0]["wire_by_file"].items(), key=lambda item: -item[1])
         print(f"  {name}: " + ", ".join(f"{file} {size / 1e3:,.0f} kB" for file, size in files if size >= 1000))
     ssr = all(r.get("ssr_at_fcp") for r in lab["cold"])
-    print(f"\nserver-rendered numbers present at first contentful paint: {'yes' if ssr else 'NO'}")
-    report_latency(results)
-    if "throttled" in results:
-        lab_s, plain_s = (results["throttled"][n]["tti"] / 1000 for n in ("lab", "plain"))
-        print(f"slow network (1.6 Mbit/s, 150 ms RTT), cold time to interactive: this page {lab_s:.1f} s, "
-              f"plain boot {plain_s:.1f} s ({plain_s / lab_s:.2f}×)")
-    if "profiles" in results:
-        report_profiles(results)
-    if "build_s" in results:
-        print("build: " + ", ".join(f"{k} {v:.2f} s" for k, v in results["build_s"].items()))
+    print(f"server-rendered numbers present at first contentful paint: {'yes' if ssr else 'NO'}")
 
 
 def report_profiles(results):
-    """Per profile, cold (medians over --profile-runs): first paint, first correct interaction and
-    Python ready for the lab, first paint and ready for the plain boot, and the ratios."""
+    """Per profile and host, cold (medians over --profile-runs): first paint, first correct
+    interaction, Python ready and bytes on the wire for the lab, Python ready for the plain boot,
+    and the ratios."""
     found = results["profiles"]
     print(f"\nprofiles, cold, service workers blocked (phone CPU: {found['phone_cpu']}; phone network 9 Mbit/s, 60 ms;"
           " slow network 1.6 Mbit/s, 150 ms)")
-    print(f"{'profile':14} {'lab paint':>10} {'lab first correct':>18} {'lab ready':>10} {'plain paint':>12} "
-          f"{'plain ready':>12} {'plain ready / first correct':>28} {'plain / lab ready':>18}")
+    print(f"{'profile':14} {'host':14} {'lab paint':>10} {'first correct':>14} {'lab ready':>10} {'lab MB':>7} "
+          f"{'plain ready':>12} {'plain MB':>9} {'plain ready / first correct':>28} {'plain / lab ready':>18}")
     for name in ("desktop", "phone", "slow network"):
-        if name not in found:
-            continue
-        med = lambda page, key: statistics.median(r[key] for r in found[name][page])  # noqa: E731
-        lab_first, lab_ready, plain_ready = med("lab", "first_correct"), med("lab", "tti"), med("plain", "tti")
-        table = all(r.get("table") for r in found[name]["lab"])
-        print(f"{name:14} {med('lab', 'fcp'):8.0f}ms {lab_first:16.0f}ms {lab_ready:8.0f}ms {med('plain', 'fcp'):10.0f}ms "
-              f"{plain_ready:10.0f}ms {plain_ready / lab_first:27.1f}× {plain_ready / lab_ready:17.2f}×"
-              + ("" if table else "  (view table NOT in use)"))
-        key_to_view = statistics.median(r["first_correct"] - r["key_down"] for r in found[name]["lab"])
-        written = statistics.median(r["correct_written"] - r["key_down"] for r in found[name]["lab"])
-        table_at = statistics.median(r["marks"].get("views-table", float("nan")) for r in found[name]["lab"])
-        print(f"{'':14} (lab: view table in use at {table_at:.0f} ms, key pressed at {med('lab', 'key_down'):.0f} ms, "
-              f"key to correct outputs written {written:.0f} ms, painted {key_to_view:.0f} ms)")
+        for host, pages in found.get(name, {}).items():
+            med = lambda page, key: statistics.median(r[key] for r in pages[page])  # noqa: E731
+            lab_first, lab_ready, plain_ready = med("lab", "first_correct"), med("lab", "tti"), med("plain", "tti")
+            table = all(r.get("table") for r in pages["lab"])
+            print(f"{name:14} {host:14} {med('lab', 'fcp'):8.0f}ms {lab_first:12.0f}ms {lab_ready:8.0f}ms "
+                  f"{med('lab', 'wire_bytes') / 1e6:7.2f} {plain_ready:10.0f}ms {med('plain', 'wire_bytes') / 1e6:9.2f} "
+                  f"{plain_ready / lab_first:27.1f}× {plain_ready / lab_ready:17.2f}×"
+                  + ("" if table else "  (view table NOT in use)"))
+            key_to_view = statistics.median(r["first_correct"] - r["key_down"] for r in pages["lab"])
+            written = statistics.median(r["correct_written"] - r["key_down"] for r in pages["lab"])
+            table_at = statistics.median(r["marks"].get("views-table", float("nan")) for r in pages["lab"])
+            print(f"{'':29} (lab: view table in use at {table_at:.0f} ms, key pressed at {med('lab', 'key_down'):.0f} ms, "
+                  f"key to correct outputs written {written:.0f} ms, painted {key_to_view:.0f} ms)")
     sizes = results.get("table_bytes")
     if sizes:
-        print(f"view table: {sizes['raw'] / 1e3:.1f} kB raw, {sizes['gzip'] / 1e3:.1f} kB gzip, "
-              f"{sizes['brotli'] / 1e3:.1f} kB brotli")
+        print(f"view table: {sizes['raw'] / 1e3:.1f} kB raw, {sizes['gzip'] / 1e3:.1f} kB as shipped (gzip)")
 
 
 def report_latency(results):

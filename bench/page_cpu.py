@@ -15,18 +15,13 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from harness import CHROMIUM_ARGS, ROOT, find_test_chromium
+from playwright.sync_api import expect, sync_playwright
 
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
-
-from raglab_site.devserver import serving  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
-from tests.chromium import find_test_chromium  # noqa: E402
+from raglab_site.devserver import serving
 
 IDLE_AFTER_S = 1.0
 

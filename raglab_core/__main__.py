@@ -5,9 +5,10 @@
     python -m raglab_core eval QRELS RUN [RUN ...] [--measures "nDCG@10 R@100 …"] [--json] …
     python -m raglab_core fuse RUN RUN [RUN ...] --method M [--norm N] [--rrf-k 60]
         [--weights w1,w2,...] [--depth 1000] [--tag NAME]
+    python -m raglab_core chunks CORPUS QUERIES [--spans F] [--qrels F] [--sweep "C:O …"] [--json] …
 
 Each command's body lives with its domain: ``eval`` in :mod:`raglab_core.runs.cli`, ``fuse`` in
-:mod:`raglab_core.runs.fuse_command`. This module
+:mod:`raglab_core.runs.fuse_command`, ``chunks`` in :mod:`raglab_core.corpus.cli`. This module
 only parses the command line and hands it over. Exit status: 0 on success, 1 when an input file is
 malformed, 2 for usage errors and unreadable files.
 
@@ -19,6 +20,7 @@ malformed, 2 for usage errors and unreadable files.
 import argparse
 import sys
 
+from .corpus import cli as chunks_command
 from .runs import cli as eval_command
 from .runs import fuse_command
 
@@ -31,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     eval_command.add_parser(commands, _at_least)
     fuse_command.add_parser(commands)
+    chunks_command.add_parser(commands, _at_least)
     return parser
 
 
@@ -56,6 +59,8 @@ def main(argv=None) -> int:
         return 0
     if args.command == "fuse":
         return fuse_command.run(args)
+    if args.command == "chunks":
+        return chunks_command.run(args, parser)
     return eval_command.run(args, parser)
 
 

@@ -298,6 +298,157 @@ MESSAGES = {
             "A «{name}» le faltan {count} consultas de los otros runs ({sample}); no aporta nada a ellas.",
         ),
     ),
+    # raglab_core.corpus: one problem in a corpus, queries, spans or chunks file (a Problem, like trec's).
+    # {layout} is what a line must hold; {key} a JSON key or CSV column; values quoted as above.
+    "line_not_object": (
+        "expected one JSON object per line ({layout}), found {found}",
+        "se esperaba un objeto JSON por línea ({layout}) y hay {found}",
+    ),
+    "key_missing": (
+        "the key {key!r} is missing: each line needs {layout}",
+        "falta la clave «{key}»: cada línea necesita {layout}",
+    ),
+    "not_text": ("{key!r} must be a string, not {value}", "«{key}» debe ser una cadena de texto, no {value}"),
+    "not_id": (
+        "{key!r} must be a string (or a whole number), not {value}",
+        "«{key}» debe ser una cadena de texto (o un número entero), no {value}",
+    ),
+    "not_offset": (
+        "{key!r} must be a whole number of characters (0, 1, 2, ...), not {value}",
+        "«{key}» debe ser un número entero de caracteres (0, 1, 2…), no {value}",
+    ),
+    "id_blank": ("{key!r} is empty: every line needs an id", "«{key}» está vacío: cada línea necesita un identificador"),
+    "id_space": (
+        "the id {value!r} contains whitespace, which a TREC run cannot hold (its columns are separated by "
+        "whitespace); replace it, e.g. with _",
+        "el identificador «{value}» contiene espacios, y un run TREC no puede contenerlos (sus columnas se separan "
+        "con espacios); sustitúyelos, por ejemplo por _",
+    ),
+    "id_repeated": (
+        "the id {value!r} was already given on line {first}; ids must be unique",
+        "el identificador «{value}» ya aparece en la línea {first}; los identificadores deben ser únicos",
+    ),
+    "no_documents": ("the file holds no documents", "el fichero no contiene ningún documento"),
+    "no_queries": ("the file holds no queries", "el fichero no contiene ninguna consulta"),
+    "no_spans": ("the file holds no evidence spans", "el fichero no contiene ningún fragmento de evidencia"),
+    "no_chunks": ("the file holds no chunks", "el fichero no contiene ningún chunk"),
+    "query_columns": (
+        "expected 2 tab-separated columns (id<TAB>text), found {found}",
+        "se esperaban 2 columnas separadas por tabuladores (id<TAB>texto) y hay {found}",
+    ),
+    "unknown_document": (
+        "document {doc!r} is not in the corpus",
+        "el documento «{doc}» no está en el corpus",
+    ),
+    "unknown_document_like": (
+        "document {doc!r} is not in the corpus; did you mean {like!r}?",
+        "el documento «{doc}» no está en el corpus; ¿querías decir «{like}»?",
+    ),
+    "unknown_query": ("query {qid!r} is not among the queries", "la consulta «{qid}» no está entre las consultas"),
+    "span_order": (
+        "'start' ({start}) must be less than 'end' ({end}): a span holds at least one character",
+        "«start» ({start}) debe ser menor que «end» ({end}): un fragmento tiene al menos un carácter",
+    ),
+    "span_beyond": (
+        "'end' ({end}) is past the end of document {doc!r}, which has {length} characters (offsets count "
+        "characters, code points, of its 'text', as Python slices do)",
+        "«end» ({end}) pasa del final del documento «{doc}», que tiene {length} caracteres (las posiciones cuentan "
+        "caracteres, puntos de código, de su «text», como los cortes de Python)",
+    ),
+    "span_text": (
+        "'text' is not the document's characters {start}:{end}: the line gives {given!r}, the document has {found!r}",
+        "«text» no coincide con los caracteres {start}:{end} del documento: la línea dice «{given}» y el documento, "
+        "«{found}»",
+    ),
+    "span_text_utf16": (
+        "'text' is not the document's characters {start}:{end}, but these offsets find it counted in UTF-16 code "
+        "units, as JavaScript counts; count characters (code points), as Python does: here {fixed_start}:{fixed_end}",
+        "«text» no coincide con los caracteres {start}:{end} del documento, pero sí contando en unidades UTF-16, "
+        "como cuenta JavaScript; cuenta caracteres (puntos de código), como Python: aquí, {fixed_start}:{fixed_end}",
+    ),
+    "span_text_utf8": (
+        "'text' is not the document's characters {start}:{end}, but these offsets find it counted in UTF-8 bytes; "
+        "count characters (code points), as Python does: here {fixed_start}:{fixed_end}",
+        "«text» no coincide con los caracteres {start}:{end} del documento, pero sí contando bytes UTF-8; cuenta "
+        "caracteres (puntos de código), como Python: aquí, {fixed_start}:{fixed_end}",
+    ),
+    "span_text_elsewhere": (
+        "'text' is not the document's characters {start}:{end}, but it is at {found_start}:{found_end}",
+        "«text» no coincide con los caracteres {start}:{end} del documento, pero sí con {found_start}:{found_end}",
+    ),
+    "span_repeated": (
+        "the same span was already given on line {first}",
+        "el mismo fragmento ya aparece en la línea {first}",
+    ),
+    "csv_header": (
+        "expected the columns question,references,corpus_id (Chroma's questions_df.csv), found {found}",
+        "se esperaban las columnas question,references,corpus_id (el questions_df.csv de Chroma) y hay {found}",
+    ),
+    "csv_syntax": ("invalid CSV: {reason}", "CSV no válido: {reason}"),
+    "csv_references": (
+        "'references' must be a JSON list of objects {{\"content\", \"start_index\", \"end_index\"}}; "
+        "{detail}",
+        "«references» debe ser una lista JSON de objetos {{\"content\", \"start_index\", \"end_index\"}}; "
+        "{detail}",
+    ),
+    # raglab_core.corpus: problems that are not tied to one line
+    "no_text_files": (
+        "{name}: the folder holds no .txt or .md file",
+        "«{name}»: la carpeta no contiene ningún fichero .txt o .md",
+    ),
+    "chunk_unknown": (
+        "{run}: chunk {chunk!r} (query {qid!r}) is not in {chunks}; a run over your chunks must use their chunk_id",
+        "«{run}»: el chunk «{chunk}» (consulta «{qid}») no está en «{chunks}»; un run sobre tus chunks debe usar "
+        "su chunk_id",
+    ),
+    # raglab_core.corpus.sweep and raglab_core.corpus.sanity: configurations, and warnings on a sweep
+    "config": (
+        "{value!r} is not a configuration: write chunk size and overlap in tokens as C:O, such as 256:32.",
+        "«{value}» no es una configuración: escribe el tamaño de chunk y el solape en tokens como C:O, por ejemplo 256:32.",
+    ),
+    "config_overlap": (
+        "{value!r}: the overlap ({overlap}) must be smaller than the chunk size ({chunk}), and the chunk size at least 1.",
+        "«{value}»: el solape ({overlap}) debe ser menor que el tamaño de chunk ({chunk}), y el chunk de al menos 1.",
+    ),
+    "config_none": ("No configuration given: write them as C:O, such as 256:32.",
+                    "No hay ninguna configuración: escríbelas como C:O, por ejemplo 256:32."),
+    "config_many": ("{count} configurations: at most {maximum} in one sweep.",
+                    "{count} configuraciones: como mucho {maximum} en un barrido."),
+    "config_baseline": ("The baseline {value!r} is not one of the configurations ({configs}).",
+                        "La referencia «{value}» no es una de las configuraciones ({configs})."),
+    "queries_without_evidence": (
+        (
+            "1 query of {total} has no evidence span ({examples}); the evidence measures leave it out.",
+            "1 consulta de {total} no tiene ningún fragmento de evidencia ({examples}); las medidas de evidencia la "
+            "dejan fuera.",
+        ),
+        (
+            "{count} queries of {total} have no evidence span ({examples}); the evidence measures leave them out.",
+            "{count} consultas de {total} no tienen ningún fragmento de evidencia ({examples}); las medidas de "
+            "evidencia las dejan fuera.",
+        ),
+    ),
+    "queries_retrieve_nothing": (
+        (
+            "1 query of {total} shares no token with the corpus ({examples}), so BM25 retrieves nothing for it.",
+            "1 consulta de {total} no comparte ningún token con el corpus ({examples}), así que BM25 no recupera "
+            "nada para ella.",
+        ),
+        (
+            "{count} queries of {total} share no token with the corpus ({examples}), so BM25 retrieves nothing for "
+            "them: check that the queries and the corpus are in the same language and that this is the right "
+            "queries file.",
+            "{count} consultas de {total} no comparten ningún token con el corpus ({examples}), así que BM25 no "
+            "recupera nada para ellas: comprueba que las consultas y el corpus estén en el mismo idioma y que este "
+            "sea el fichero de consultas correcto.",
+        ),
+    ),
+    "config_low_ceiling": (
+        "{run}: only {fraction} of the evidence spans lie whole in some chunk (below {limit}): before any "
+        "retrieval, most evidence is cut by the chunk borders.",
+        "«{run}»: solo el {fraction} de los fragmentos de evidencia cabe entero en algún chunk (menos del "
+        "{limit}): antes de recuperar nada, los bordes de los chunks cortan la mayor parte de la evidencia.",
+    ),
 }
 LANGUAGES = ("en", "es")
 

@@ -43,7 +43,7 @@ def add_precompressed(files: dict[str, bytes]) -> None:
         if not compressible(path, data):
             continue
         files[path + ".br"] = brotli_copy(data)
-        files[path + ".gz"] = cached_transform(data, "9.gz", lambda d: gzip.compress(d, compresslevel=9, mtime=0))
+        files[path + ".gz"] = gzip_copy(data)
 
 
 def compressible(path: str, data: bytes) -> bool:
@@ -54,6 +54,11 @@ def brotli_copy(data: bytes) -> bytes:
     """``data`` brotli-compressed at BROTLI_QUALITY (its window brotli's default, 4 MB)."""
     ahead = _ahead.get(hashlib.sha256(data).hexdigest()) if len(data) > SLOW_TO_COMPRESS else None
     return ahead.result() if ahead else _cached_brotli(data)
+
+
+def gzip_copy(data: bytes) -> bytes:
+    """``data`` gzip-compressed at level 9, without a timestamp (reproducible)."""
+    return cached_transform(data, "9.gz", lambda d: gzip.compress(d, compresslevel=9, mtime=0))
 
 
 def _cached_brotli(data: bytes) -> bytes:

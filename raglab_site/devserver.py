@@ -1,4 +1,5 @@
-"""The development server behind ``build.py serve``, the browser tests and the benchmarks.
+"""The development server behind ``build.py serve``, the browser tests and the benchmarks, and a
+host that does not compress (``make_plain_server``: ``python -m http.server``'s), beside it.
 
 It behaves like a static host with the page's ``_headers`` applied (Netlify, Cloudflare Pages):
 it types files by extension from a classic table (no ``.mjs``, as stock nginx), sends the headers
@@ -123,10 +124,24 @@ def make_server(directory: Path, port: int = 0) -> ThreadingHTTPServer:
     return ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
 
 
+class AsItIs(SimpleHTTPRequestHandler):
+    """``python -m http.server``'s handler, quiet: every file as it is (no precompressed copy, no
+    Content-Encoding, no _headers), typed by Python's own table, as many plain hosts do."""
+
+    def log_message(self, format, *args):
+        pass
+
+
+def make_plain_server(directory: Path, port: int = 0) -> ThreadingHTTPServer:
+    """A host that does not compress, as ``python -m http.server`` is, for ``directory`` on 127.0.0.1."""
+    return ThreadingHTTPServer(("127.0.0.1", port), functools.partial(AsItIs, directory=str(directory)))
+
+
 @contextlib.contextmanager
-def serving(directory: Path, port: int = 0):
-    """Serve ``directory`` in a background thread; yields the base URL (``http://127.0.0.1:PORT/``)."""
-    with running(make_server(directory, port)) as url:
+def serving(directory: Path, port: int = 0, precompressed: bool = True):
+    """Serve ``directory`` in a background thread, as this dev server does (or, not ``precompressed``,
+    as ``python -m http.server`` does); yields the base URL (``http://127.0.0.1:PORT/``)."""
+    with running((make_server if precompressed else make_plain_server)(directory, port)) as url:
         yield url
 
 

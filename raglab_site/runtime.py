@@ -1,5 +1,5 @@
-"""The browser runtime: Pyodide's files as the page loads them, and the core's wheel (the memory
-snapshot made from both is raglab_site/snapshot.py's).
+"""The browser runtime: Pyodide's files as the page loads them, the brotli decoder, and the core's
+wheel (the memory snapshot made from them is raglab_site/snapshot.py's).
 
 Pyodide's npm package ships ES modules as ``.mjs``, a type that stock nginx (and other servers'
 default tables) do not know: they serve it as ``application/octet-stream``, which browsers refuse
@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 
 from . import ROOT, BuildError
+from .assets import short_hash, subresource_integrity
+from .compression import brotli_copy
 
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 # Fixed zip timestamps make the wheel, and so dist/, byte-identical across builds.
@@ -26,6 +28,17 @@ SOURCE_DATE_EPOCH = "315532800"
 EMPTY_ZIP = b"PK\x05\x06" + bytes(18)
 # The runtime module's name in dist/, the one worker.js imports.
 RUNTIME_MODULE = "pyodide.module.js"
+# The runtime's wasm ships only as its brotli copy, which the worker decodes as it arrives: 2.7 MB on
+# the wire from any host, where the plain file is 9.6 MB from a host that does not compress
+# (docs/performance.md, «The runtime's wasm, decoded by the page»). Brotli inside, but no ".br"
+# name, for the snapshot's reason: a host that labelled it Content-Encoding: br would have the
+# browser decode it before the worker could.
+WASM = "pyodide.asm.wasm"
+WASM_COPY = "pyodide.asm.wasm.bin"
+# Browsers' DecompressionStream knows no brotli: the worker decodes the wasm and the snapshot with
+# this wasm decoder (its size: docs/design.md), streaming.
+BROTLI_DECODER_DIR = ROOT / "node_modules" / "brotli-dec-wasm" / "pkg"
+BROTLI_DECODER_FILES = ("brotli_dec_wasm.js", "brotli_dec_wasm_bg.wasm")
 
 # What the page loads from the pyodide package, under the name it gets in dist/, and the exact
 # replacements made on the way, each with the number of times its text must occur. The lock file
@@ -38,7 +51,7 @@ PYODIDE_FILES: dict[str, tuple[str, tuple[tuple[str, str, int], ...]]] = {
     "pyodide.asm.mjs": ("pyodide.asm.js", (
         ('.includes("pyodide.asm.mjs")', '.includes("pyodide.asm.js")', 1),  # trims its own stack frames
     )),
-    "pyodide.asm.wasm": ("pyodide.asm.wasm", ()),
+    WASM: (WASM, ()),  # shipped as WASM_COPY (runtime_assets)
     "python_stdlib.zip": ("python_stdlib.zip", ()),
 }
 
@@ -90,3 +103,30 @@ def build_wheel() -> tuple[str, bytes]:
             os.environ.pop("SOURCE_DATE_EPOCH", None)
         else:
             os.environ["SOURCE_DATE_EPOCH"] = previous_epoch
+
+
+def runtime_assets(base: str, pyodide_files: dict[str, bytes]) -> tuple[dict[str, bytes], dict]:
+    """The runtime's files in dist/, ``{path: bytes}`` (Pyodide's under ``base``, its wasm as
+    WASM_COPY; the empty standard library; the brotli decoder), and the page configuration's
+    entries for the two the worker is told of: ``wasm`` (the copy's URL and SHA-256) and ``decoder``."""
+    files = {base + name: data for name, data in pyodide_files.items() if name != WASM}
+    files[base + "empty.zip"] = EMPTY_ZIP
+    files[base + WASM_COPY] = copy = brotli_copy(pyodide_files[WASM])
+    decoder = read_brotli_decoder()
+    decoder_base = f"assets/brotli-{short_hash(b''.join(decoder.values()))}/"
+    files.update({decoder_base + name: data for name, data in decoder.items()})
+    return files, {
+        "wasm": {"url": base + WASM_COPY, "integrity": subresource_integrity(copy, "sha256")},
+        "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
+    }
+
+
+def read_brotli_decoder() -> dict[str, bytes]:
+    """The brotli decoder's ES module and wasm, as the npm package ships them."""
+    files = {}
+    for name in BROTLI_DECODER_FILES:
+        path = BROTLI_DECODER_DIR / name
+        if not path.exists():
+            raise BuildError(path, "missing: run `npm ci` (or `make`)")
+        files[name] = path.read_bytes()
+    return files

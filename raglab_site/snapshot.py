@@ -6,8 +6,8 @@ page's worker starts Python without its standard library or the wheel. On the wa
 snapshot's memory image is stored as an XOR against the memory pyodide.asm.wasm starts with
 (``snapshot_delta``), without its pages of zeros (``zero_pages_left_out``), brotli-compressed; the
 worker undoes each step (worker.js: ``undoXor``, ``placement``, ``decodeBrotli``) with the wasm
-brotli decoder shipped beside it. :func:`snapshot_assets` is all build.py sees: the files, and the
-``snapshot`` entry of the page's configuration, whose fields worker.js reads.
+brotli decoder the page ships (raglab_site/runtime.py). :func:`snapshot_assets` is all build.py
+sees: the file, and the ``snapshot`` entry of the page's configuration, whose fields worker.js reads.
 """
 
 from __future__ import annotations
@@ -20,15 +20,11 @@ from pathlib import Path
 
 from raglab_core import words
 
-from . import ROOT, BuildError, wasm
+from . import BuildError, wasm
 from .assets import short_hash, subresource_integrity
 from .cache import CACHE, cached_transform, load, store
 from .runtime import PYODIDE_DIR, PYODIDE_FILES
 
-# The snapshot ships brotli-compressed (a third smaller than gzip), and browsers' DecompressionStream
-# knows no brotli: the worker decodes it with this wasm decoder (its size: docs/design.md), streaming.
-BROTLI_DECODER_DIR = ROOT / "node_modules" / "brotli-dec-wasm" / "pkg"
-BROTLI_DECODER_FILES = ("brotli_dec_wasm.js", "brotli_dec_wasm_bg.wasm")
 SNAPSHOT_SCRIPT = Path(__file__).with_name("snapshot.mjs")
 # The Cache Storage cache where worker.js keeps the decoded snapshot for repeat visits: sw.js's
 # clean-up of older raglab caches must spare it, or a first visit's activation could delete it just
@@ -37,16 +33,13 @@ KEPT_CACHE = "raglab-snapshot-decoded"
 
 
 def snapshot_assets(wheel: bytes, module: bytes) -> tuple[dict[str, bytes], dict]:
-    """The files the snapshot boot downloads, ``{dist/ path: bytes}`` (the snapshot, the brotli
-    decoder), and the page configuration's ``snapshot`` entry, for ``raglab_core``'s ``wheel`` and
-    Pyodide's ``module`` (pyodide.asm.wasm)."""
+    """The file the snapshot boot downloads, ``{dist/ path: bytes}``, and the page configuration's
+    ``snapshot`` entry, for ``raglab_core``'s ``wheel`` and Pyodide's ``module`` (pyodide.asm.wasm).
+    It ships brotli-compressed (a third smaller than gzip), decoded by the worker as it arrives."""
     snapshot, size, xor_bytes, layout = compress_snapshot(make_snapshot(wheel), module)
-    decoder = read_brotli_decoder()
     # Brotli inside, but no ".br" name: some hosts (Apache's AddEncoding, S3 metadata) would then
     # label it Content-Encoding: br, and the browser would decode it before the worker could.
     path = f"assets/snapshot.{short_hash(snapshot)}.bin"
-    decoder_base = f"assets/brotli-{short_hash(b''.join(decoder.values()))}/"
-    files = {path: snapshot, **{decoder_base + name: data for name, data in decoder.items()}}
     entry = {
         "url": path,
         "integrity": subresource_integrity(snapshot, "sha256"),
@@ -55,23 +48,11 @@ def snapshot_assets(wheel: bytes, module: bytes) -> tuple[dict[str, bytes], dict
         "xorBytes": xor_bytes,
         # Its pages of zeros are left out: where the bytes that are there go.
         "layout": layout,
-        "decoder": {"module": decoder_base + "brotli_dec_wasm.js", "wasm": decoder_base + "brotli_dec_wasm_bg.wasm"},
         # The status line while it downloads, worded here: the worker shows the last step reached.
         "progress": words.download_steps(len(snapshot)),
         "keptCache": KEPT_CACHE,
     }
-    return files, entry
-
-
-def read_brotli_decoder() -> dict[str, bytes]:
-    """The brotli decoder's ES module and wasm, as the npm package ships them."""
-    files = {}
-    for name in BROTLI_DECODER_FILES:
-        path = BROTLI_DECODER_DIR / name
-        if not path.exists():
-            raise BuildError(path, "missing: run `npm ci` (or `make`)")
-        files[name] = path.read_bytes()
-    return files
+    return {path: snapshot}, entry
 
 
 def snapshot_delta(snapshot: bytes, base: bytes) -> bytes:

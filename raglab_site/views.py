@@ -31,8 +31,9 @@ from raglab_core import compute, words
 from raglab_core.lab import form
 
 from . import ROOT
-from .assets import hashed_name, subresource_integrity
+from .assets import short_hash, subresource_integrity
 from .cache import CACHE, load, store
+from .compression import gzip_copy
 
 CORE = ROOT / "raglab_core"
 FORMAT = 1
@@ -176,11 +177,18 @@ def view_at(table: dict, positions: list[int]) -> dict:
 
 def view_table_assets(scenario: dict) -> tuple[dict[str, bytes], dict]:
     """The table's file for dist/, ``{path: bytes}``, and the page configuration's ``views`` entry:
-    its URL, its integrity (lab.js fetches it with it, as SRI) and the status line while it is
-    the only thing answering."""
+    its URL, its integrity (boot.js fetches it with it, as SRI) and the status line while it is
+    the only thing answering.
+
+    The file is the table gzip-compressed, whatever the host sends: boot.js decodes it
+    (DecompressionStream), so that a host that does not compress sends 35 kB, not 232
+    (docs/performance.md, «The runtime's wasm, decoded by the page»). Gzip inside, but named
+    ``.bin``, as the snapshot is: no host labels it Content-Encoding and decodes it on the way.
+    """
     data = table_bytes(scenario)
-    path = "assets/" + hashed_name("views.json", data)
-    return {path: data}, {"url": path, "integrity": subresource_integrity(data), "loading": words.TABLE_ANSWERS}
+    path = f"assets/views.{short_hash(data)}.bin"
+    gzipped = gzip_copy(data)
+    return {path: gzipped}, {"url": path, "integrity": subresource_integrity(gzipped), "loading": words.TABLE_ANSWERS}
 
 
 def cache_key(scenario: dict, core: Path = CORE) -> str:

@@ -1,4 +1,5 @@
-"""Find the Chromiums: the headless shell the browser tests drive, and the full browser the benchmarks measure.
+"""Find the Chromiums: the headless shell the browser tests drive, and the full browser the benchmarks
+measure; and the flags both launch them with (CHROMIUM_ARGS).
 
 The tests run `chromium-headless-shell` ($RAGLAB_CHROMIUM overrides it): the same Blink and V8 as
 the browser without its UI layer, and what Playwright itself runs for headless Chromium. A test
@@ -10,8 +11,18 @@ tests/system.py checks for the tests' one with the other programs the tests need
 
 import os
 import shutil
-import sys
 from pathlib import Path
+
+# The flags every Chromium that the tests and the benchmarks launch gets: no sandbox (root in a
+# container), no GPU, and none of the browser's own background traffic or first-run work.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def playwright_browser() -> str | None:

@@ -16,7 +16,7 @@ import yaml
 import build
 from raglab_site import runtime
 from raglab_site.devserver import serving
-from raglab_site.runtime import PYODIDE_FILES
+from raglab_site.runtime import PYODIDE_FILES, WASM, WASM_COPY
 from raglab_site.templates import HTML_ENTITY
 from raglab_core import compute
 
@@ -72,7 +72,7 @@ def parsed(dist):
 def test_dist_holds_what_the_page_needs(dist, parsed):
     config = json.loads(parsed.config_text)
     for name, _patches in PYODIDE_FILES.values():
-        assert (dist / config["pyodide"] / name).is_file()
+        assert (dist / config["pyodide"] / (WASM_COPY if name == WASM else name)).is_file()
     assert config["runtime"] == config["pyodide"] + "pyodide.module.js"
     assert not list(dist.rglob("*.mjs"))  # stock servers do not type .mjs as JavaScript
     wheel = (dist / config["wheel"]["url"]).read_bytes()
@@ -257,12 +257,27 @@ def test_precompressed_copies_decode_to_the_original(dist):
 
     import brotli
 
-    wasm = next(dist.glob("pyodide/*/pyodide.asm.wasm"))
-    original = wasm.read_bytes()
-    assert brotli.decompress(wasm.with_name(wasm.name + ".br").read_bytes()) == original
-    assert gzip.decompress(wasm.with_name(wasm.name + ".gz").read_bytes()) == original
+    script = next(dist.glob("pyodide/*/pyodide.asm.js"))
+    original = script.read_bytes()
+    assert brotli.decompress(script.with_name(script.name + ".br").read_bytes()) == original
+    assert gzip.decompress(script.with_name(script.name + ".gz").read_bytes()) == original
     html = (dist / "index.html").read_bytes()
     assert brotli.decompress((dist / "index.html.br").read_bytes()) == html
+
+
+def test_the_runtimes_wasm_ships_only_as_the_brotli_copy_the_worker_checks(dist, parsed):
+    """worker.js fetches the wasm's brotli copy, checks its SHA-256 and decodes it: the plain wasm is
+    not shipped, and the copy, under a name no host labels Content-Encoding: br, is Pyodide's wasm."""
+    import brotli
+
+    from raglab_site.assets import subresource_integrity
+    from raglab_site.runtime import PYODIDE_DIR
+
+    entry = json.loads(parsed.config_text)["wasm"]
+    copy = (dist / entry["url"]).read_bytes()
+    assert entry["url"].endswith("/pyodide.asm.wasm.bin") and entry["integrity"] == subresource_integrity(copy, "sha256")
+    assert brotli.decompress(copy) == (PYODIDE_DIR / "pyodide.asm.wasm").read_bytes()
+    assert [path.name for path in dist.glob("pyodide/*/pyodide.asm.wasm*")] == ["pyodide.asm.wasm.bin"]
 
 
 def test_dev_server_types_headers_and_precompressed_copies(dist):
@@ -272,7 +287,7 @@ def test_dev_server_types_headers_and_precompressed_copies(dist):
     with serving(dist) as base:
         for path, mime, cache in [
             ("index.html", "text/html", "no-cache"),
-            (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm", "immutable"),
+            (f"pyodide/{version}/pyodide.asm.wasm.bin", "application/octet-stream", "immutable"),
             (f"pyodide/{version}/pyodide.module.js", "text/javascript", "immutable"),
             (f"pyodide/{version}/empty.zip", "application/zip", "immutable"),
         ]:
@@ -288,17 +303,20 @@ def test_dev_server_types_headers_and_precompressed_copies(dist):
             with urllib.request.urlopen(request) as response:
                 return response.headers, len(response.read())
 
-        wasm = f"pyodide/{version}/pyodide.asm.wasm"
+        script = f"pyodide/{version}/pyodide.asm.js"
         # A client that accepts brotli gets the precompressed copy, with the original's type.
-        headers, size = fetch(wasm, "gzip, br")
-        assert (headers["Content-Encoding"], headers["Content-Type"]) == ("br", "application/wasm")
+        headers, size = fetch(script, "gzip, br")
+        assert (headers["Content-Encoding"], headers["Content-Type"]) == ("br", "text/javascript")
         assert headers["Vary"] == "Accept-Encoding"
-        assert size == (dist / (wasm + ".br")).stat().st_size
+        assert size == (dist / (script + ".br")).stat().st_size
         # q=0 refuses an encoding (RFC 9110): gzip, not brotli.
-        headers, size = fetch(wasm, "br;q=0, gzip")
-        assert headers["Content-Encoding"] == "gzip" and size == (dist / (wasm + ".gz")).stat().st_size
-        headers, _ = fetch(wasm, "identity")
+        headers, size = fetch(script, "br;q=0, gzip")
+        assert headers["Content-Encoding"] == "gzip" and size == (dist / (script + ".gz")).stat().st_size
+        headers, _ = fetch(script, "identity")
         assert headers.get("Content-Encoding") is None
+        # The files the worker decodes itself come as they are, whatever the client accepts.
+        headers, size = fetch(f"pyodide/{version}/pyodide.asm.wasm.bin", "gzip, br")
+        assert headers.get("Content-Encoding") is None and size == (dist / f"pyodide/{version}/pyodide.asm.wasm.bin").stat().st_size
         # The folder's index is served precompressed like any other file.
         headers, size = fetch("", "br")
         assert (headers["Content-Encoding"], headers["Content-Type"]) == ("br", "text/html")
@@ -402,6 +420,17 @@ def test_the_service_worker_leaves_the_kept_snapshot_alone(dist, parsed):
     kept = json.loads(parsed.config_text)["snapshot"]["keptCache"]
     sw = (dist / "sw.js").read_text("utf-8")
     assert kept.startswith("raglab-") and f"const KEPT = {json.dumps(kept)};" in sw and "key !== KEPT" in sw
+
+
+def test_the_service_worker_precaches_every_file_the_boot_fetches(dist, parsed):
+    """Offline, the worker's boot finds each of its files in the service worker's cache: the runtime
+    module and script, the wasm's brotli copy, the decoder, the snapshot, the empty standard library."""
+    config = json.loads(parsed.config_text)
+    sw = (dist / "sw.js").read_text("utf-8")
+    precache = json.loads(sw.split("const PRECACHE = ", 1)[1].split(";\n", 1)[0])
+    boot = [config["runtime"], config["pyodide"] + "pyodide.asm.js", config["pyodide"] + "empty.zip",
+            config["wasm"]["url"], *config["decoder"].values(), config["snapshot"]["url"], config["worker"]]
+    assert set(boot) <= set(precache), set(boot) - set(precache)
 
 
 def test_every_source_reads_as_sentences():

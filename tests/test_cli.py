@@ -93,8 +93,10 @@ def test_json_comparison_block(files, capsys):
     assert list(comparison["metrics"]) == LAB2
     rr = comparison["metrics"]["RR@2"]
     assert list(rr) == [
-        "mean_delta", "ci95", "wins", "ties", "losses", "p_value", "p_value_exact", "p_value_se", "per_query",
+        "mean_delta", "ci95", "wins", "ties", "losses", "p_value", "p_value_adjusted", "p_value_exact", "p_value_se",
+        "per_query",
     ]
+    assert rr["p_value_adjusted"] == rr["p_value"]  # one pair: Holm changes nothing
     assert rr["per_query"] == {"q1": 0.5, "q2": 0.0}  # dense ranks a first on q1: 1 - 1/2
     assert (rr["wins"], rr["ties"], rr["losses"], rr["mean_delta"]) == (1, 1, 0, 0.25)
     assert rr["p_value"] == 1.0 and rr["p_value_exact"]  # one non-zero delta: both signs reach |0.5|

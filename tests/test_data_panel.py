@@ -1,4 +1,4 @@
-"""raglab_core.data_panel and the worker bridge: the panel's numbers are the CLI's report."""
+"""raglab_core.runs.panel and the worker bridge: the panel's numbers are the CLI's report."""
 
 import json
 import subprocess

@@ -86,3 +86,4 @@ def test_a_forbidden_import_fails(where, line):
 
 def test_the_edges_may_import_both():
     assert violations(CORE / "browser.py", "from .lab import compute\nfrom .runs.trec import parse_run\n") == []
+

@@ -89,9 +89,10 @@ def compare_runs(
 
 
 def compare_all(runs, permutations: int = PERMUTATIONS, seed: int = SEED, progress=None,
-                resamples: int = RESAMPLES) -> dict:
+                resamples: int = RESAMPLES, pairs=None) -> dict:
     """Every pair of ``runs`` (:class:`RunEvaluation` s, in input order) compared as :func:`compare_runs` compares
-    two: ``{(i, j): Comparison}`` for ``i < j``, run ``i`` the baseline.
+    two: ``{(i, j): Comparison}`` for ``i < j``, run ``i`` the baseline; or only the ``pairs`` given
+    (``[(baseline index, candidate index), …]``, as a sweep compares each configuration with one baseline).
 
     Each pair's tests are its own (its deltas, its sign vectors from ``seed``). The bootstrap draws its
     ``resamples`` once for all the pairs that share their paired queries (as every pair does when the runs
@@ -108,7 +109,8 @@ def compare_all(runs, permutations: int = PERMUTATIONS, seed: int = SEED, progre
     for run in runs[1:]:
         if (first.names, first.ties) != (run.names, run.ties):
             raise LabError("settings_differ")
-    pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    if pairs is None:
+        pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
     tested = {}
     for pair in pairs:
         told = progress and (lambda index, name, pair=pair: progress(index, name, pair, len(pairs)))

@@ -75,6 +75,8 @@ from .measures import DEFAULT_MEASURES, parse_measures
 TIES = ("double", "float32")
 """How scores are compared: ``"double"`` (trec_eval 10.0, ranx) or ``"float32"`` (trec_eval 9.x, pytrec_eval)."""
 JUDGED_DEPTH = 10
+KEPT = 100
+"""Each query's first documents :func:`evaluate_run` keeps: the depth of the report's RBO (:mod:`.overlap`)."""
 """The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.runs.sanity`)."""
 
 
@@ -248,9 +250,12 @@ class RunEvaluator:
         )
 
 
-def evaluate_run(qrels, run, measures=None, ties: str = "double", complete: bool = False) -> RunEvaluation:
-    """Evaluate a whole ``run`` (``{qid: {docid: score}}``) with ``measures`` (default :data:`DEFAULT_MEASURES`)."""
-    evaluator = RunEvaluator(qrels, parse_measures(DEFAULT_MEASURES if measures is None else measures), ties, complete)
+def evaluate_run(qrels, run, measures=None, ties: str = "double", complete: bool = False,
+                 keep: int = KEPT) -> RunEvaluation:
+    """Evaluate a whole ``run`` (``{qid: {docid: score}}``) with ``measures`` (default :data:`DEFAULT_MEASURES`),
+    keeping each evaluated query's first ``keep`` documents (:data:`KEPT`: what the report's overlap reads)."""
+    measures = parse_measures(DEFAULT_MEASURES if measures is None else measures)
+    evaluator = RunEvaluator(qrels, measures, ties, complete, keep)
     for qid, scores in run.items():
         evaluator.add(qid, scores)
     return evaluator.result()

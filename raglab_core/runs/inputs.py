@@ -28,8 +28,7 @@ import os
 
 from .decoding import NotUTF8, undecodable
 from ..errors import LabError
-from .evaluation import RunEvaluator
-from .overlap import RBO_DEPTH
+from .evaluation import KEPT, RunEvaluator
 from .measures import parse_measures  # noqa: F401 (the doctest)
 from .trec import QrelsReader, RunNotGrouped, RunReader
 
@@ -75,7 +74,7 @@ class Reading:
         self.measures, self.ties, self.complete, self.keep_going = measures, ties, complete, keep_going
         # each query's first documents the evaluator keeps: the page's query detail, and with two runs or
         # more the rankings the report's overlap compares (RBO over the top 100)
-        self.keep = max(keep, RBO_DEPTH) if len(names) >= 2 else keep
+        self.keep = max(keep, KEPT) if len(names) >= 2 else keep
         self.index = 0  # the file being read
         self.grouped = True  # False on a run's second reading
         self.reader = self.evaluator = None

@@ -35,7 +35,7 @@ run.txt: none of the documents it ranks in the 2 queries it shares with the qrel
 from typing import NamedTuple
 
 from ..errors import message
-from ..formatting import decimal, integer, spanish_list
+from ..formatting import decimal, integer, percent, spanish_list
 
 LOW_JUDGED = 0.5
 """Mean Judged@10 below this is warned about."""
@@ -79,6 +79,9 @@ class Notice(NamedTuple):
         if "value" in params:
             params["value"] = f"{params['value']:.3f}" if english else decimal(params["value"])
             params["limit"] = f"{LOW_JUDGED}" if english else decimal(LOW_JUDGED, 1)
+        if "fraction" in params:  # a share, as a percentage, and its limit
+            params["fraction"] = f"{100 * params['fraction']:.1f} %" if english else percent(params["fraction"])
+            params["limit"] = f"{100 * params['limit']:.0f} %" if english else percent(params["limit"], 0)
         if "measures" in params:
             params["measures"] = (_english_list if english else spanish_list)(params["measures"])
         if "example" in params:

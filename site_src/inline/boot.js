@@ -56,12 +56,10 @@
       type: "init",
       pyodide: absolute(config.pyodide),
       runtime: absolute(config.runtime),
+      wasm: { ...config.wasm, url: absolute(config.wasm.url) },
+      decoder: { module: absolute(config.decoder.module), wasm: absolute(config.decoder.wasm) },
       wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-      snapshot: config.snapshot && {
-        ...config.snapshot,
-        url: absolute(config.snapshot.url),
-        decoder: { module: absolute(config.snapshot.decoder.module), wasm: absolute(config.snapshot.decoder.wasm) },
-      },
+      snapshot: config.snapshot && { ...config.snapshot, url: absolute(config.snapshot.url) },
       lock: config.lock,
       data: absolute(config.dataWorker),
       texts: config.workerTexts, // raglab_core.words.worker_texts: every sentence the worker says
@@ -108,12 +106,14 @@
   const connection = navigator.connection;
   boot.deferred = Boolean(connection && (connection.saveData || /2g$/.test(connection.effectiveType || "")));
 
-  // The build-time view table (raglab_site/views.py): fetched at once, checked against its digest
-  // (SRI works in any context); null when it is missing, altered or unreadable: lab.js then waits
-  // for Python, as without it.
-  boot.views = config.views
+  // The build-time view table (raglab_site/views.py), gzip-compressed whatever the host sends:
+  // fetched at once, checked against its digest (SRI works in any context) and decoded here; null
+  // when it is missing, altered or unreadable, or where the browser cannot decode gzip: lab.js then
+  // waits for Python, as without it.
+  boot.views = config.views && "DecompressionStream" in window
     ? fetch(absolute(config.views.url), { integrity: config.views.integrity })
-        .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
+        .then((response) => (response.ok ? response.body : Promise.reject(new Error(`HTTP ${response.status}`))))
+        .then((body) => new Response(body.pipeThrough(new DecompressionStream("gzip"))).json())
         .catch((error) => (console.warn("raglab: view table not used:", error), null))
     : Promise.resolve(null);
 

@@ -2,19 +2,22 @@
  *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
- * check the SHA-256 the build recorded before using what they downloaded, in any context (plain
- * HTTP included). Every number and sentence comes from raglab_core.browser (compute_json for the
- * lab; EvaluationBridge for «Tus datos», whose code, data-worker.js, is
+ * take the runtime's wasm from its brotli copy, decoded here, and check the SHA-256 the build
+ * recorded before using what they downloaded, in any context (plain HTTP included). Every number
+ * and sentence comes from raglab_core.browser (compute_json for the lab; EvaluationBridge for
+ * «Tus datos», whose code, data-worker.js, is
  * imported on the first evaluation); this file only loads Python and passes JSON through.
  *
  * Its messages, in and out, all here:
  *
- * @typedef {{type: "init", pyodide: string, runtime: string, wheel: {url: string, sha256: string},
+ * @typedef {{type: "init", pyodide: string, runtime: string, wasm: {url: string, integrity: string},
+ *   decoder: {module: string, wasm: string}, wheel: {url: string, sha256: string},
  *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
- *   layout: {head: number, page: number, runs: number[][]}, decoder: {module: string, wasm: string},
+ *   layout: {head: number, page: number, runs: number[][]},
  *   progress: Array<[number, number, string]>, keptCache: string} | null),
  *   lock: object, data: string, texts: Object<string, string>}} InitMessage  Where Python is (boot.js;
- *   the snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `texts`: every
+ *   `wasm`, the runtime's wasm as its brotli copy, and `decoder`: raglab_site/runtime.py; the
+ *   snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `texts`: every
  *   sentence this worker says, by name (raglab_core.words.worker_texts, put in the page at build time).
  * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
  *   `ahead`: one lab.js asks for before the user does.
@@ -168,11 +171,18 @@ async function hasIntegrity(bytes, integrity) {
   return `sha256-${btoa(String.fromCharCode(...digest))}` === integrity;
 }
 
-/** The brotli decoder (a wasm module from npm), loaded while the snapshot downloads. */
-async function brotliDecoder({ module, wasm }) {
-  const decoder = await import(module);
-  await decoder.default({ module_or_path: wasm });
-  return decoder;
+let decoderLoaded = null;
+
+/**
+ * The brotli decoder (a wasm module from npm), loaded once, at the boot's start: the runtime's
+ * wasm and the snapshot both arrive brotli-compressed, and browsers' DecompressionStream has none.
+ */
+function brotliDecoder({ module, wasm }) {
+  decoderLoaded ??= import(module).then(async (decoder) => {
+    await decoder.default({ module_or_path: wasm });
+    return decoder;
+  });
+  return decoderLoaded;
 }
 
 /**
@@ -222,13 +232,12 @@ function nextTask() {
 }
 
 /**
- * Decode a brotli stream chunk by chunk, as it arrives, into `out` (whose length is the whole
- * snapshot's), placing the bytes by `layout`. Browsers' DecompressionStream has no brotli; this
- * streams the wasm decoder the same way. Decoding starts once `start` settles: until then the
- * worker's thread is left to the runtime.
+ * Decode a brotli stream chunk by chunk, as it arrives, handing each decoded chunk to `write`;
+ * resolves to the number of bytes decoded once the stream has ended where brotli's data ends (a
+ * truncated or damaged stream rejects). Decoding starts once `start` settles (until then the
+ * worker's thread is left to the runtime), and pauses every DECODE_SLICE_MS.
  */
-async function decodeBrotli(stream, out, layout, decoderReady, start) {
-  const { place, expected } = placement(layout, out);
+async function decodeBrotli(stream, write, decoderReady, start, what) {
   const brotli = await decoderReady;
   await start;
   const { NeedsMoreOutput, ResultSuccess } = brotli.BrotliStreamResultCode;
@@ -251,10 +260,10 @@ async function decodeBrotli(stream, out, layout, decoderReady, start) {
       for (;;) {
         const result = state.dec(input, 1 << 22);
         const code = result.code;
-        const chunk = result.buf;
+        const chunk = result.buf; // a copy, out of the decoder's memory
         input = input.subarray(result.input_offset);
         result.free();
-        place(chunk); // throws if the stream holds more bytes than the layout
+        write(chunk);
         decoded += chunk.length;
         if (code === ResultSuccess) finished = true;
         if (code !== NeedsMoreOutput) break;
@@ -263,8 +272,68 @@ async function decodeBrotli(stream, out, layout, decoderReady, start) {
   } finally {
     state.free();
   }
-  if (!finished || decoded !== expected) throw new Error(`snapshot: ${decoded} of ${expected} bytes decoded`);
-  return out;
+  if (!finished) throw new Error(`${what}: the brotli stream ends early (${decoded} bytes decoded)`);
+  return decoded;
+}
+
+/**
+ * Read `stream` to its end and say whether its bytes have the digest `integrity` ("sha256-<base64>");
+ * `received(bytes)` is told the count so far after each chunk, `ended()` when the last has come.
+ */
+async function matchesIntegrity(stream, integrity, received = () => {}, ended = () => {}) {
+  const chunks = [];
+  let bytes = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.length;
+    received(bytes);
+  }
+  ended();
+  return hasIntegrity(await new Blob(chunks).arrayBuffer(), integrity);
+}
+
+/**
+ * Pyodide's wasm, whatever the host sends. Pyodide fetches `pyodide.asm.wasm` itself and compiles
+ * it as it streams in (WebAssembly.instantiateStreaming); that one request is answered here, from
+ * the wasm's brotli copy (the configuration's `wasm`: 2.7 MB where the plain file is 9.6 MB, which
+ * a host that does not compress sends as it is), decoded as it arrives, so the wasm still compiles
+ * while it downloads. The copy is checked against the SHA-256 the build recorded, and the decoded
+ * stream ends only once it matches: a wasm that fails never instantiates (the boot then fails as
+ * with any broken runtime file).
+ */
+function answerTheWasmRequest(config, decoderReady) {
+  const plain = new URL("pyodide.asm.wasm", config.pyodide).href;
+  const network = self.fetch.bind(self);
+  self.fetch = (resource, options) =>
+    (resource instanceof Request ? resource.url : String(resource)) === plain
+      ? decodedWasm(config.wasm, decoderReady, network)
+      : network(resource, options);
+}
+
+async function decodedWasm({ url, integrity }, decoderReady, network) {
+  // Without crypto.subtle (not a secure context), fetch() checks the digest itself (SRI) and hands
+  // the body over only once all of it has arrived.
+  const secure = Boolean(self.crypto && crypto.subtle);
+  const response = await network(url, secure ? {} : { integrity });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const [forHash, forDecoder] = secure ? response.body.tee() : [null, response.body];
+  const matches = forHash && matchesIntegrity(forHash, integrity);
+  if (matches) matches.catch(() => {}); // awaited below, unless the decoding fails first
+  const body = new ReadableStream({
+    start(controller) {
+      decodeBrotli(forDecoder, (chunk) => controller.enqueue(chunk), decoderReady, null, "wasm")
+        .then(async () => {
+          if (matches && !(await matches)) throw new Error(`wasm: ${url} does not match ${integrity}`);
+          milestone("wasmDecoded");
+          controller.close();
+        })
+        .catch((error) => controller.error(error));
+    },
+  });
+  return new Response(body, { headers: { "Content-Type": "application/wasm" } });
 }
 
 /**
@@ -291,41 +360,30 @@ async function integrityCheckedBody({ url, integrity }, signal) {
  * build time. In a secure context the download is hashed and decoded at the same time (tee), with
  * progress. The download starts at once; decoding, once `start` settles.
  */
-async function verifiedSnapshot(snapshot, out, signal, start) {
-  const decoderReady = brotliDecoder(snapshot.decoder);
-  decoderReady.catch(() => {}); // awaited by decodeBrotli
-  if (!(self.crypto && crypto.subtle)) {
-    const body = await integrityCheckedBody(snapshot, signal);
-    const decoded = await decodeBrotli(body, out, snapshot.layout, decoderReady, start);
+async function verifiedSnapshot(snapshot, out, signal, start, decoderReady) {
+  const { place, expected } = placement(snapshot.layout, out);
+  const decode = async (stream) => {
+    const decoded = await decodeBrotli(stream, place, decoderReady, start, "snapshot");
+    if (decoded !== expected) throw new Error(`snapshot: ${decoded} of ${expected} bytes decoded`);
     milestone("snapshotDecoded");
-    return decoded;
-  }
+    return out;
+  };
+  if (!(self.crypto && crypto.subtle)) return decode(await integrityCheckedBody(snapshot, signal));
   const response = await fetchOk(snapshot.url, { signal });
   const [forHash, forDecoder] = response.body.tee();
-  const hashed = (async () => {
-    const chunks = [];
-    let received = 0;
-    let reached = 0; // snapshot.progress: [bytes, fraction, text] steps, worded by the build
-    const reader = forHash.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      let step = null;
-      while (reached < snapshot.progress.length && received >= snapshot.progress[reached][0]) {
-        step = snapshot.progress[reached++];
-      }
-      if (step) post("progress", { text: step[2], fraction: step[1] });
+  let reached = 0; // snapshot.progress: [bytes, fraction, text] steps, worded by the build
+  const hashed = matchesIntegrity(forHash, snapshot.integrity, (received) => {
+    let step = null;
+    while (reached < snapshot.progress.length && received >= snapshot.progress[reached][0]) {
+      step = snapshot.progress[reached++];
     }
-    milestone("snapshotFetched");
-    const matches = await hasIntegrity(await new Blob(chunks).arrayBuffer(), snapshot.integrity);
+    if (step) post("progress", { text: step[2], fraction: step[1] });
+  }, () => milestone("snapshotFetched")).then((matches) => {
     milestone("snapshotHashed");
     if (!matches) throw new IntegrityError(`snapshot does not match ${snapshot.integrity}`);
-  })();
+  });
   // Judge integrity first: a tampered file usually also fails to decode, and must say so.
-  const [hash, decoded] = await Promise.allSettled([hashed, decodeBrotli(forDecoder, out, snapshot.layout, decoderReady, start)]);
-  milestone("snapshotDecoded");
+  const [hash, decoded] = await Promise.allSettled([hashed, decode(forDecoder)]);
   if (hash.status === "rejected") throw hash.reason;
   if (decoded.status === "rejected") throw decoded.reason;
   return decoded.value;
@@ -434,13 +492,16 @@ async function boot(config) {
   const downloads = new AbortController();
   const runtime = import(config.runtime);
   runtime.catch(() => {}); // awaited below
+  const decoderReady = brotliDecoder(config.decoder);
+  decoderReady.catch(() => {}); // awaited where a brotli stream is decoded
+  answerTheWasmRequest(config, decoderReady);
   const kept = snapshotUsable(config) ? await decodedFromCache(config.snapshot) : null;
   if (kept) milestone("snapshotFromCache");
   // Decoding the snapshot takes the worker's thread for a while: only once the runtime is imported.
   const buffer = kept || (snapshotUsable(config) ? new Uint8Array(config.snapshot.size) : null);
   const filled = kept
     ? Promise.resolve(kept)
-    : buffer && verifiedSnapshot(config.snapshot, buffer, downloads.signal, runtime);
+    : buffer && verifiedSnapshot(config.snapshot, buffer, downloads.signal, runtime, decoderReady);
   if (filled) filled.catch(() => {}); // awaited below; not "unhandled" meanwhile
   let loadPyodide;
   try {

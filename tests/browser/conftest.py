@@ -7,16 +7,8 @@ import pytest
 
 from raglab_site.devserver import serving
 
-from ..chromium import HOW_TO_GET_ONE, find_test_chromium
+from ..chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 OUTPUT_NAMES = [
     "precision", "recall", "mrr", "ndcg", "relevant_in_k",
     "chunks", "indexed_tokens", "duplicated_tokens", "duplication", "stride",

@@ -7,9 +7,11 @@ import pytest
 from playwright.sync_api import expect
 
 from raglab_core import compute
+from raglab_site.devserver import serving
 from raglab_site.snapshot import KEPT_CACHE
 
 from ..conftest import load_scenario
+from .conftest import forget_the_kept_snapshot
 
 DEFAULT = compute({"scenario": load_scenario()})
 pytestmark = pytest.mark.cold_boot  # every test here is about the boot: no snapshot kept from an earlier test
@@ -30,20 +32,29 @@ def tampered(route):
     route.fulfill(response=response, body=bytes(body))
 
 
+def truncated(route):
+    response = route.fetch()
+    body = response.body()
+    route.fulfill(response=response, body=body[: len(body) // 2])
+
+
 def throwing_worker(route):
     route.fulfill(status=200, body=b"throw new Error('injected worker failure');", content_type="text/javascript")
 
 
 SNAPSHOT = "**/assets/snapshot.*.bin"
+WASM = "**/pyodide.asm.wasm.bin"  # the runtime's wasm, as the brotli copy the worker decodes
+RUNTIME_FAILED = "No se pudo descargar o iniciar Python"
 # fault: ([(URL pattern, handler), …], the message the page must show)
 FAULTS = {
     "worker 404": ([("**/assets/worker.*.js", not_found)], "cálculo en segundo plano"),
     "worker garbage": ([("**/assets/worker.*.js", garbage)], "cálculo en segundo plano"),
     "worker throws": ([("**/assets/worker.*.js", throwing_worker)], "cálculo en segundo plano"),
-    "runtime module 404": ([("**/pyodide.module.js", not_found)], "No se pudo descargar o iniciar Python"),
-    "pyodide runtime garbage": ([("**/pyodide.asm.js", garbage)], "No se pudo descargar o iniciar Python"),
-    "wasm 404": ([("**/pyodide.asm.wasm", not_found)], "No se pudo descargar o iniciar Python"),
-    "wasm garbage": ([("**/pyodide.asm.wasm", garbage)], "No se pudo descargar o iniciar Python"),
+    "runtime module 404": ([("**/pyodide.module.js", not_found)], RUNTIME_FAILED),
+    "pyodide runtime garbage": ([("**/pyodide.asm.js", garbage)], RUNTIME_FAILED),
+    "wasm not brotli": ([(WASM, garbage)], RUNTIME_FAILED),  # missing, truncated, tampered: on both hosts, below
+    # The decoder serves the wasm as well as the snapshot: without it, no boot.
+    "brotli decoder 404": ([("**/brotli_dec_wasm_bg.wasm", not_found)], RUNTIME_FAILED),
     # The wheel is only fetched on the plain boot: take the snapshot away too.
     "wheel 404": ([(SNAPSHOT, not_found), ("**/*.whl", not_found)], "No se pudo descargar el núcleo de cálculo"),
     "snapshot tampered, wheel tampered": (
@@ -56,14 +67,20 @@ FAULTS = {
 @pytest.mark.parametrize("fault", FAULTS)
 def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fault):
     routes, message = FAULTS[fault]
+    expect_one_clear_message(page, base_url, routes, message)
+
+
+def expect_one_clear_message(page, url, routes, message):
+    """Load ``url`` with ``routes`` faulty: the boot fails, the server's render stays, and the page
+    says ``message``, once."""
     console = []
     page.on("console", lambda m: console.append((m.type, m.text)))
     for pattern, handler in routes:
         page.route(pattern, handler)
     # Without the view table (which would answer ?k=3 at once: tests/browser/test_views.py), the
     # URL's state can only wait for Python.
-    page.route("**/assets/views.*.json", not_found)
-    page.goto(base_url + "?k=3")
+    page.route("**/assets/views.*.bin", not_found)
+    page.goto(url + "?k=3")
     status = page.locator("[data-status]")
     expect(status).to_have_attribute("data-status", "error", timeout=60_000)
     expect(status).to_contain_text(message)
@@ -79,6 +96,27 @@ def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fa
     assert len([t for k, t in console if k == "error" and t.startswith("raglab:")]) == 1
 
 
+# --- the runtime's wasm, decoded by the worker, behind both kinds of host --------------------------
+
+
+@pytest.fixture(scope="session")
+def hosts(base_url, site_dir):
+    """The two kinds of host: one that sends the precompressed copies (the dev server, as nginx's
+    brotli_static does) and one that sends every file as it is (``python -m http.server``)."""
+    with serving(site_dir, precompressed=False) as as_it_is:
+        yield {"precompressed": base_url, "uncompressed": as_it_is}
+
+
+@pytest.mark.parametrize("host", ["precompressed", "uncompressed"])
+@pytest.mark.parametrize("fault", [not_found, truncated, tampered], ids=["missing", "truncated", "tampered"])
+def test_a_broken_wasm_copy_fails_the_boot_on_either_host(page, shared_context, hosts, host, fault):
+    """The wasm's brotli copy is checked (its SHA-256) and decoded by the worker: missing, cut short
+    or altered, it fails the boot with the runtime's message, whatever the host sends."""
+    forget_the_kept_snapshot(shared_context, page, hosts[host])  # (the page fixture's origin is the first host's)
+    expect_one_clear_message(page, hosts[host], [(WASM, fault)], RUNTIME_FAILED)
+    forget_the_kept_snapshot(shared_context, page, hosts[host])
+
+
 # --- the snapshot: the fast path, and the plain boot when it cannot be used -----------------------
 
 
@@ -88,7 +126,7 @@ def test_fault_leaves_the_server_render_and_one_clear_message(page, base_url, fa
         (SNAPSHOT, None, None),
         (SNAPSHOT, not_found, None),
         (SNAPSHOT, tampered, "no superó la comprobación de integridad"),
-    ],  # a missing brotli decoder: the next test
+    ],
     ids=["snapshot", "snapshot 404", "snapshot tampered"],
 )
 def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, base_url, pattern, fault, notice):
@@ -117,27 +155,27 @@ def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, ba
 
 @pytest.mark.parametrize("slow", ["**/pyodide.asm.js", "**/empty.zip"])
 def test_a_snapshot_failing_before_pyodide_instantiates_leaves_the_plain_boot_free(page, base_url, slow):
-    """The snapshot cannot be decoded (no decoder) while the snapshot attempt still waits for one of
-    its files: the plain boot must still come up, compute what CPython computes, and say nothing is
-    wrong. (Written for an ordering hole between the abandoned attempt's instantiation and the plain
-    boot's, seen once as a hang; these delays did not reproduce it, so this covers the scenario, not
-    that hole.)"""
+    """The snapshot cannot be had (404) while the snapshot attempt still waits for one of its files:
+    the plain boot must still come up, compute what CPython computes, and say nothing is wrong.
+    (Written for an ordering hole between the abandoned attempt's instantiation and the plain boot's,
+    seen once as a hang; these delays did not reproduce it, so this covers the scenario, not that
+    hole.)"""
     from .test_lab import Lab
 
     def late(route):
-        time.sleep(1.5)  # the decoder's 404 has long been answered
+        time.sleep(1.5)  # the snapshot's 404 has long been answered
         route.continue_()
 
-    page.route("**/brotli_dec_wasm_bg.wasm", not_found)
+    page.route(SNAPSHOT, not_found)
     page.route(slow, late)
     lab = Lab(page, base_url, "?k=3")
     expect(page.locator("html")).to_have_attribute("data-boot", "plain")
     lab.expect_matches_core()
     lab.press("k", "ArrowRight")
     lab.expect_matches_core()
-    # Without a decoder the snapshot is not used, and nothing is wrong with the site: no notice.
+    # A missing snapshot is not a damaged one: no notice (and the preload's 404, the browser's line).
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "ready")
-    assert lab.errors == []
+    assert lab.errors == ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
 
 
 # --- repeat visits: the snapshot kept in Cache Storage ---------------------------------------------

@@ -1,4 +1,5 @@
-"""dist/ as publishers serve it: stock nginx and Caddy under a sub-path, and an origin that is not secure.
+"""dist/ as publishers serve it: stock nginx and Caddy under a sub-path, a host that does not compress
+(``python -m http.server``), and an origin that is not secure.
 
 nginx is Debian's, with its stock mime.types (which has no .mjs) and the recipe of
 docs/publishing.md, docs/hosting/nginx.conf, pasted into a server block as a publisher would; Caddy
@@ -17,10 +18,11 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from ..chromium import find_test_chromium
+from raglab_site.devserver import serving
+
+from ..chromium import CHROMIUM_ARGS, find_test_chromium
 from ..conftest import ROOT
 from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
-from .conftest import CHROMIUM_ARGS
 from .test_faults import SNAPSHOT
 from .test_lab import Lab
 from .test_offline import WAIT_FOR_CONTROL
@@ -136,15 +138,17 @@ def test_the_host_serves_every_file_with_a_type_browsers_accept(host_url, site_d
         ("", "text/html", "no-cache"),
         (f"pyodide/{version}/pyodide.module.js", "javascript", "immutable"),
         (f"pyodide/{version}/pyodide.asm.js", "javascript", "immutable"),
-        (f"pyodide/{version}/pyodide.asm.wasm", "application/wasm", "immutable"),
     ]:
         status, headers = fetch(host_url + SUB_PATH + path, "gzip, br")
         assert status == 200, path
         assert headers["Content-Type"].split(";")[0].endswith(mime), path
         assert headers["Content-Encoding"] == "br", path  # brotli_static found the .br copy
         assert cache in headers["Cache-Control"], path
-    status, headers = fetch(host_url + SUB_PATH + f"pyodide/{version}/pyodide.asm.wasm", "gzip")
+    status, headers = fetch(host_url + SUB_PATH + f"pyodide/{version}/pyodide.asm.js", "gzip")
     assert headers["Content-Encoding"] == "gzip"
+    # The runtime's wasm is a brotli copy that the worker decodes itself: sent as it is.
+    status, headers = fetch(host_url + SUB_PATH + f"pyodide/{version}/pyodide.asm.wasm.bin", "gzip, br")
+    assert status == 200 and headers["Content-Encoding"] is None and "immutable" in headers["Cache-Control"]
 
 
 def test_a_sub_path_boots_from_the_snapshot_and_works_offline(browser, host_url):
@@ -167,6 +171,25 @@ def test_a_sub_path_boots_from_the_snapshot_and_works_offline(browser, host_url)
     lab.expect_matches_core()
     assert lab.errors == []
     context.close()
+
+
+def test_a_host_that_does_not_compress_still_sends_the_wasms_brotli_copy(browser, site_dir):
+    """``python -m http.server`` sends every file as it is: the runtime's wasm still crosses the
+    network as its brotli copy, which the worker decodes, and the plain wasm is never asked for."""
+    with serving(site_dir, precompressed=False) as url:
+        context = browser.new_context(service_workers="block")
+        page = context.new_page()
+        responses = []
+        page.on("response", lambda response: responses.append((response.url, response.headers.get("content-encoding"))))
+        lab = Lab(page, url, "?k=3")
+        expect(page.locator("html")).to_have_attribute("data-boot", "snapshot")
+        lab.press("k", "ArrowRight")
+        lab.expect_matches_core()
+        assert lab.errors == []
+        context.close()
+    names = [url.rsplit("/", 1)[-1] for url, _ in responses]
+    assert "pyodide.asm.wasm.bin" in names and "pyodide.asm.wasm" not in names, names
+    assert {encoding for _, encoding in responses} == {None}
 
 
 @pytest.fixture(scope="module")

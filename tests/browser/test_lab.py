@@ -364,7 +364,7 @@ def test_values_of_another_state_are_busy_until_python_computes_the_current_one(
     held = []
     page.route("**/assets/snapshot.*.bin", lambda route: held.append(route))  # the runtime's download, held back
     # Without the view table, which answers slider moves before Python (tests/browser/test_views.py).
-    page.route("**/assets/views.*.json", lambda route: route.fulfill(status=404, body=b""))
+    page.route("**/assets/views.*.bin", lambda route: route.fulfill(status=404, body=b""))
     page.goto(base_url)
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "loading")
     regions = page.locator("[data-busy-region]")
@@ -554,7 +554,7 @@ def test_the_states_one_step_away_are_computed_ahead_and_shown_at_once(page, bas
     page.add_init_script(COUNT_COMPUTES)
     # Without the view table, which holds these slider states already (lab.js then computes ahead
     # only states outside it: tests/browser/test_views.py).
-    page.route("**/assets/views.*.json", lambda route: route.fulfill(status=404, body=b""))
+    page.route("**/assets/views.*.bin", lambda route: route.fulfill(status=404, body=b""))
     lab = Lab(page, base_url)
     lab.expect_matches_core()
     settle(page)

@@ -7,6 +7,7 @@ drawn at random, with the rerank done here, and, whole, against raglab_core.comp
 exponential nDCG in tests/test_evaluation.py.)
 """
 
+import gzip
 import random
 
 import pytest
@@ -19,7 +20,7 @@ from ..conftest import load_scenario
 from .test_lab import DOM_STATE, expected_dom
 
 PYTHON = ["**/pyodide/**", "**/assets/snapshot.*.bin", "**/*.whl", "**/assets/brotli-*/**"]
-TABLE = "**/assets/views.*.json"
+TABLE = "**/assets/views.*.bin"
 DEFAULT = compute({"scenario": load_scenario()})
 BUSY = "[data-busy-region][aria-busy]"
 
@@ -114,8 +115,8 @@ def test_without_a_sound_table_moves_wait_for_python(page, base_url, fault):
     else:
         def corrupt(route):
             response = route.fetch()
-            body = response.text().replace('"precision"', '"precision" ', 1)  # still JSON: only SRI can tell
-            route.fulfill(response=response, body=body.encode())
+            text = gzip.decompress(response.body()).decode().replace('"precision"', '"precision" ', 1)
+            route.fulfill(response=response, body=gzip.compress(text.encode()))  # still gzip'd JSON: only SRI can tell
         page.route(TABLE, corrupt)
     page.goto(base_url)
     expect(page.locator("[data-status]")).to_have_attribute("data-status", "error", timeout=60_000)

@@ -1,0 +1,158 @@
+"""Benchmark of the chunking sweep: our BM25 over the chunks against bm25s on the same tokens.
+
+Run: .venv/bin/python bench/corpus.py [--scale N] [--configs "128:0 128:16 ..."] [--only ours|bm25s]
+(not a test; prints a table). A SciFact-sized synthetic corpus (scale 1: 5,000 documents with titles,
+about 1.5 M tokens, 300 queries of about 12 words), drawn from a seeded Zipfian vocabulary (s = 1.0,
+60,000 words), is tokenized once; then for each of the 9 configurations (128/256/512 tokens x overlap
+0, 1/8, 1/4), interleaved (ours first for even configurations, bm25s first for odd ones):
+
+* ours: ``raglab_core.corpus.evaluate.evaluate_config`` (windows, BM25 postings, the top 100 chunks
+  of every query, the MaxP document run);
+* bm25s 0.3.16 (``method="lucene"``, k1 = 0.9, b = 0.4, numpy backend), given the same chunks as
+  lists of our term numbers with our vocabulary (its fastest input), ``index`` then ``retrieve(k=100)``.
+
+Peak memory is each side's sweep alone in a fresh process (``--only``; resource.getrusage's
+ru_maxrss, which includes the interpreter and the corpus). Reading and tokenizing is timed apart
+(it is shared by every configuration, and bm25s is given its result).
+"""
+
+import argparse
+import gc
+import itertools
+import json
+import pathlib
+import random
+import resource
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from raglab_core.corpus.chunks import chunk_table  # noqa: E402
+from raglab_core.corpus.documents import Document  # noqa: E402
+from raglab_core.corpus.evaluate import evaluate_config, prepare  # noqa: E402
+
+CONFIGS = "128:0 128:16 128:32 256:0 256:32 256:64 512:0 512:64 512:128"
+SEED = 38
+
+
+def synthetic(scale: int = 1, seed: int = SEED):
+    """``({id: Document}, {qid: text})``: 5,000·scale documents of about 300 tokens, 300 queries."""
+    rng = random.Random(seed)
+    syllables = [c + v for c in "bcdfghjklmnprstvz" for v in "aeiou"] + ["qu", "ch", "ll", "rr"]
+    words, seen = [], set()
+    while len(words) < 60_000:
+        word = "".join(rng.choice(syllables) for _ in range(rng.choice((1, 2, 2, 3, 3, 4))))
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    cumulative = list(itertools.accumulate(1 / rank for rank in range(1, len(words) + 1)))
+    documents = {}
+    for number in range(5000 * scale):
+        length = max(20, int(rng.lognormvariate(5.52, 0.55)))
+        title = " ".join(rng.choices(words, cum_weights=cumulative, k=rng.randint(6, 14))).capitalize()
+        body = rng.choices(words, cum_weights=cumulative, k=length)
+        text = ". ".join(" ".join(body[i: i + 18]).capitalize() for i in range(0, length, 18)) + "."
+        documents[f"doc{number}"] = Document(f"doc{number}", text, title)
+    queries = {f"q{n}": " ".join(rng.choices(words, cum_weights=cumulative, k=rng.randint(6, 18))) + "?"
+               for n in range(300)}
+    return documents, queries
+
+
+def ours(prepared, chunk, overlap):
+    started = time.perf_counter()
+    result = evaluate_config(prepared, chunk, overlap, depth=100, cuts=[1])
+    return time.perf_counter() - started, result.footprint.chunks
+
+
+def bm25s_side(prepared, chunk, overlap):
+    import bm25s
+
+    table = chunk_table(prepared.corpus, chunk, overlap)
+    terms = prepared.corpus.terms
+    chunks = [terms[d][first:last].tolist() for d, first, last in zip(table.documents, table.firsts, table.lasts)]
+    queries = [terms for terms in prepared.terms.values() if terms]
+    vocabulary = {number: number for number in range(len(prepared.corpus.vocabulary))}
+    gc.collect()
+    started = time.perf_counter()
+    retriever = bm25s.BM25(k1=0.9, b=0.4, method="lucene")
+    retriever.index((chunks, vocabulary), show_progress=False)
+    retriever.retrieve(queries, k=100, show_progress=False)
+    return time.perf_counter() - started, len(chunks)
+
+
+def parse_configs(text):
+    return [tuple(map(int, item.split(":"))) for item in text.split()]
+
+
+def only(side, scale, configs):
+    """One side's sweep in this process: seconds and peak resident memory (MB)."""
+    documents, queries = synthetic(scale)
+    prepared = prepare(documents, queries)
+    started = time.perf_counter()
+    for chunk, overlap in configs:
+        (ours if side == "ours" else bm25s_side)(prepared, chunk, overlap)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"side": side, "seconds": seconds, "peak_mb": peak, "tokens": prepared.corpus.tokens}))
+
+
+def memory(side, scale, configs):
+    command = [sys.executable, __file__, "--only", side, "--scale", str(scale),
+               "--configs", " ".join(f"{c}:{o}" for c, o in configs)]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--configs", default=CONFIGS)
+    parser.add_argument("--only", choices=("ours", "bm25s"))
+    parser.add_argument("--no-bm25s", action="store_true", help="time ours only (e.g. at --scale 10)")
+    args = parser.parse_args()
+    configs = parse_configs(args.configs)
+    if args.only:
+        return only(args.only, args.scale, configs)
+    started = time.perf_counter()
+    documents, queries = synthetic(args.scale)
+    generated = time.perf_counter() - started
+    started = time.perf_counter()
+    prepared = prepare(documents, queries)
+    shared = time.perf_counter() - started
+    print(f"corpus: {len(documents)} documents, {prepared.corpus.tokens} tokens, {len(queries)} queries "
+          f"(generated in {generated:.1f} s; tokenized and positions grouped once in {shared:.1f} s)")
+    print(f"{'config':>8} {'chunks':>7} {'ours s':>8} {'bm25s s':>8} {'ratio':>6}")
+    total_ours = total_bm25s = 0.0
+    for number, (chunk, overlap) in enumerate(configs):
+        sides = [("ours", ours), ("bm25s", bm25s_side)]
+        if args.no_bm25s:
+            sides = sides[:1]
+        elif number % 2:
+            sides.reverse()
+        seconds = {}
+        for name, run in sides:
+            gc.collect()
+            seconds[name], count = run(prepared, chunk, overlap)
+        total_ours += seconds["ours"]
+        total_bm25s += seconds.get("bm25s", 0.0)
+        theirs = seconds.get("bm25s")
+        print(f"{chunk}:{overlap:<4} {count:>7} {seconds['ours']:>8.2f} "
+              + (f"{theirs:>8.2f} {seconds['ours'] / theirs:>6.2f}" if theirs else ""))
+    line = f"{'sweep':>8} {'':>7} {total_ours:>8.2f} "
+    if total_bm25s:
+        line += f"{total_bm25s:>8.2f} {total_ours / total_bm25s:>6.2f}"
+    print(line)
+    print(f"ours, with the shared tokenization: {total_ours + shared:.2f} s")
+    del prepared, documents
+    gc.collect()
+    for side in ("ours",) if args.no_bm25s else ("ours", "bm25s"):
+        figures = memory(side, args.scale, configs)
+        print(f"peak memory, {side} sweep alone (fresh process, corpus included): {figures['peak_mb']:.0f} MB "
+              f"({figures['seconds']:.1f} s)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""BM25 over the chunks, Lucene's variant, as ``bm25s`` computes it with ``method="lucene"``.
+
+For a chunk ``c`` of ``len(c)`` tokens, among ``N`` chunks of mean length
+``avglen``, and a query of tokens ``t₁ … tₙ`` (repeats count: a token given
+twice adds its term twice):
+
+    score(c) = Σᵢ idf(tᵢ) · tf(tᵢ, c) / (tf(tᵢ, c) + k1 · (1 − b + b · len(c) / avglen))
+    idf(t)   = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
+
+``tf(t, c)``: the occurrences of ``t`` in ``c``; ``df(t)``: the chunks holding
+``t``. Defaults ``k1 = 0.9``, ``b = 0.4``: Anserini's BM25 baseline, which
+BEIR's reports use [2]_. The idf is Lucene's (never negative) and the term
+weight has no ``(k1 + 1)`` factor, as in Lucene since version 8 [1]_; Kamphuis
+et al. compare these variants [3]_, and ``bm25s`` [4]_ implements them
+(``tests/test_corpus_bm25.py`` checks the scores against it, which works in
+single precision). Lengths are exact token counts: Lucene itself stores a
+document's length lossily, in one byte, so its scores differ slightly from
+this formula; ``bm25s`` does not. Only chunks that share a token with the query are
+retrieved, as Lucene retrieves them; the ``depth`` best form the run, in
+trec_eval's order (score descending, ties by chunk id descending,
+:func:`raglab_core.runs.evaluation.trec_order`).
+
+How it runs in pure Python:
+
+* **Once per corpus** (:class:`Positions`): every token's position in the
+  corpus (documents end to end), grouped by term (sorted a block at a time).
+* **Once per configuration and query term** (:meth:`Bm25.postings`, cached):
+  the term's positions mapped to the chunks holding them (two arrays of the
+  configuration: each position's first and last chunk), counted into
+  ``tf``, and weighted. No full index is built; terms no query uses cost
+  nothing.
+* **Per query** (:meth:`Bm25.search`): MaxScore [5]_, term at a time. Terms go
+  from the largest possible contribution (the term's highest weight, times
+  its repeats) to the smallest; every chunk of a term is added (into one list
+  of scores, by C loops: ``map``, not a Python loop per chunk) until the
+  terms left could not lift a chunk not yet seen into the top ``depth`` (their
+  highest weights sum to less than the ``depth``-th score so far); the
+  remaining terms only add to the chunks already seen, and chunks that cannot
+  reach the top are dropped on the way. The result is exact: it is the top
+  ``depth`` of the full sum.
+
+>>> from raglab_core.corpus.tokens import tokenize_corpus
+>>> from raglab_core.corpus.chunks import chunk_table
+>>> corpus = tokenize_corpus({"a": "rojo verde azul", "b": "rojo rojo", "c": "negro"})
+>>> index = Bm25(chunk_table(corpus, 2, 0), Positions(corpus))
+>>> [(index.table.chunk_ids[c], round(s, 4)) for c, s in index.search([corpus.vocabulary["rojo"]], depth=10)]
+... # N = 4 chunks of mean 1.5 tokens; df = 2, idf = ln 2; b#0: tf 2 in 2 tokens, ln 2 · 2 / (2 + 0.9 · (0.6 + 0.4 · 2 / 1.5))
+[('b#0', 0.459), ('a#0', 0.3431)]
+
+References
+----------
+.. [1] Apache Lucene, ``org.apache.lucene.search.similarities.BM25Similarity`` (8.0 onwards).
+.. [2] J. Lin et al., "Pyserini: A Python Toolkit for Reproducible Information Retrieval Research
+   with Sparse and Dense Representations", SIGIR 2021 (BM25 flat, k1 = 0.9, b = 0.4).
+.. [3] C. Kamphuis, A. de Vries, L. Boytsov and J. Lin, "Which BM25 Do You Mean? A Large-Scale
+   Reproducibility Study of Scoring Variants", ECIR 2020.
+.. [4] X. H. Lù, "BM25S: Orders of magnitude faster lexical search via eager sparse scoring", 2024
+   (``bm25s`` 0.3.16).
+.. [5] H. Turtle and J. Flood, "Query evaluation: strategies and optimizations", Information
+   Processing & Management 31(6), 1995 (max-score).
+"""
+
+import math
+import struct
+from array import array
+from collections import Counter
+from itertools import accumulate, chain, compress, repeat
+from operator import add, ge, mul, ne, truediv
+
+K1 = 0.9
+B = 0.4
+DEPTH = 100
+SLACK = 1e-9
+"""Relative margin on the bounds that decide what cannot reach the top: floating-point sums of the same
+weights in another order differ by far less."""
+
+
+def idf(documents: int, frequency: int) -> float:
+    """Lucene's idf: ``ln(1 + (N − df + 0.5) / (df + 0.5))``.
+
+    >>> round(idf(10, 1), 6), round(idf(10, 10), 6)
+    (1.99243, 0.04652)
+    """
+    return math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
+
+
+BLOCK = 1 << 20
+"""Positions sorted at a time when grouping them by term: the sort's memory stays about 80 MB whatever the
+corpus size (a block's positions are then copied, term by term, to their place)."""
+
+
+class Positions:
+    """Where each term occurs in a corpus, once for all configurations.
+
+    Positions count tokens across the documents laid end to end
+    (:attr:`offsets`: where each document starts). :meth:`of` gives a term's
+    positions, ascending, from one ``array`` grouped by term: each block of
+    :data:`BLOCK` positions is sorted by term (a stable sort, so positions stay
+    in order within a term) and copied term by term to where that term's
+    positions go.
+
+    >>> from raglab_core.corpus.tokens import tokenize_corpus
+    >>> corpus = tokenize_corpus({"a": "x y x", "b": "y"})
+    >>> positions = Positions(corpus, block=2)
+    >>> list(positions.of(0)), list(positions.of(1)), list(positions.offsets)
+    ([0, 2], [1, 3], [0, 3, 4])
+    """
+
+    def __init__(self, corpus, block: int = BLOCK):
+        self.offsets = array("q", accumulate(corpus.lengths, initial=0))
+        terms = array("i")
+        for document in corpus.terms:
+            terms.extend(document)
+        total = len(terms)
+        counts = Counter(terms)
+        self.starts = array("q", accumulate((counts.get(term, 0) for term in range(len(corpus.vocabulary))),
+                                            initial=0))
+        code = "i" if total < 2**31 else "q"
+        if total <= block:
+            self.order = array(code, sorted(range(total), key=terms.__getitem__))
+            return
+        self.order = array(code, bytes(array(code).itemsize * total))
+        write = self.starts.tolist()
+        for low in range(0, total, block):
+            high = min(low + block, total)
+            sorted_block = array(code, sorted(range(low, high), key=terms.__getitem__))
+            here = Counter(terms[low:high])
+            done = 0
+            for term in sorted(here):
+                size = here[term]
+                self.order[write[term]: write[term] + size] = sorted_block[done: done + size]
+                write[term] += size
+                done += size
+
+    def of(self, term: int) -> array:
+        """The positions of ``term``, ascending."""
+        return self.order[self.starts[term]: self.starts[term + 1]]
+
+
+_INT = struct.Struct("i")
+
+
+def _runs(count: int, lengths) -> array:
+    """``0`` repeated ``lengths[0]`` times, then ``1`` repeated ``lengths[1]`` times, …, up to ``count - 1``:
+    an array built from repeated bytes (C loops, no Python step per element).
+
+    >>> list(_runs(3, [2, 0, 1]))
+    [0, 0, 2]
+    """
+    runs = array("i")
+    runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, range(count)), lengths)))
+    return runs
+
+
+class Bm25:
+    """BM25 over the chunks of one configuration (:class:`~raglab_core.corpus.chunks.ChunkTable`)."""
+
+    def __init__(self, table, positions: Positions, k1: float = K1, b: float = B):
+        self.table, self.positions, self.k1, self.b = table, positions, k1, b
+        lengths = table.lengths
+        self.count = len(lengths)
+        self.average = sum(lengths) / self.count if self.count else 0.0
+        average = self.average or 1.0
+        self.norms = [k1 * (1 - b + b * length / average) for length in lengths]
+        # Each corpus position's first and last chunk: a chunk's new tokens start where the previous one ended
+        # (within its document), and its last ones end where the next one starts.
+        firsts, lasts, documents = table.firsts, table.lasts, table.documents
+        new, final = [], []
+        for index in range(self.count):
+            same_before = index > 0 and documents[index - 1] == documents[index]
+            same_after = index + 1 < self.count and documents[index + 1] == documents[index]
+            new.append(lasts[index] - (lasts[index - 1] if same_before else 0))
+            final.append((firsts[index + 1] if same_after else lasts[index]) - firsts[index])
+        self.first = _runs(self.count, new)
+        self.last = _runs(self.count, final) if table.overlap else None
+        self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
+        self.cache = {}
+
+    def postings(self, term: int):
+        """``({chunk: weight}, highest weight)`` of ``term`` (cached): its BM25 weight in each chunk holding it."""
+        found = self.cache.get(term)
+        if found is not None:
+            return found
+        held = self.positions.of(term)
+        chunk = self.first
+        first = [chunk[position] for position in held]  # (a comprehension beats map with __getitem__)
+        if self.last is None:
+            counts = Counter(first)
+        else:
+            chunk = self.last
+            last = [chunk[position] for position in held]
+            if self.spread <= 2:  # a position is in its first chunk, and in the next one when that holds it too
+                counts = Counter(chain(first, compress(map(add, first, repeat(1)), map(ne, last, first))))
+            else:
+                counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
+        chunks, frequencies = list(counts), list(counts.values())
+        weight = idf(self.count, len(chunks))
+        norms = map(self.norms.__getitem__, chunks)
+        weights = dict(zip(chunks, map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, norms)))))
+        found = self.cache[term] = (weights, max(weights.values(), default=0.0))
+        return found
+
+    def plan(self, terms) -> list:
+        """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, weights)]``,
+        the largest possible contribution (highest weight times repeats) first, terms no chunk holds left out."""
+        plan = []
+        for term, repeats in Counter(terms).items():
+            weights, highest = self.postings(term)
+            if weights:
+                plan.append((highest * repeats, -term, float(repeats), weights))
+        plan.sort(reverse=True)
+        return plan
+
+    def scores(self, terms) -> dict:
+        """``{chunk: score}`` for every chunk sharing a term with the query: the definition, which :meth:`search`
+        computes only the top of. A term given ``n`` times adds ``n`` times its weight; the terms are added in
+        :meth:`plan`'s order, as :meth:`search` adds them, so that both give the same floating-point sums.
+
+        >>> from raglab_core.corpus.tokens import tokenize_corpus
+        >>> from raglab_core.corpus.chunks import chunk_table
+        >>> corpus = tokenize_corpus({"a": "x y", "b": "y"})
+        >>> index = Bm25(chunk_table(corpus, 5, 0), Positions(corpus))
+        >>> {c: round(s, 6) for c, s in index.scores([0, 1, 1]).items()}
+        {0: 0.523659, 1: 0.204856}
+        """
+        total = {}
+        for _, _, repeats, weights in self.plan(terms):
+            for chunk, weight in weights.items():
+                total[chunk] = total.get(chunk, 0.0) + (weight if repeats == 1.0 else weight * repeats)
+        return total
+
+    def search(self, terms, depth: int = DEPTH) -> list:
+        """The top ``depth`` chunks for a query's term numbers (repeats count): ``[(chunk, score), ...]`` in
+        trec_eval's order. Chunks sharing no term with the query are not retrieved."""
+        plan = self.plan(terms)
+        left = math.fsum(step[0] for step in plan)
+        # Every chunk of the first terms, added into one list of scores (C loops: map, not a Python loop).
+        scores, seen, total, floor, step = [0.0] * self.count, set(), 0.0, 0.0, 0
+        while step < len(plan):
+            highest, _, repeats, weights = plan[step]
+            step += 1
+            left -= highest
+            chunks = weights.keys()
+            added = weights.values() if repeats == 1.0 else list(map(mul, weights.values(), repeat(repeats)))
+            seen |= chunks
+            list(map(scores.__setitem__, chunks, map(add, map(scores.__getitem__, chunks), added)))
+            total += sum(added)
+            # The depth-th score is at most the mean of the top depth, so at most total / depth: only then is it
+            # worth finding whether the terms left can lift a chunk not seen yet into the top.
+            bound = left * (1 + SLACK)
+            if step < len(plan) and len(seen) >= depth and bound * depth < total:
+                floor = _kth([scores[chunk] for chunk in seen], depth)
+                if bound < floor:
+                    break
+        found = dict(zip(seen, map(scores.__getitem__, seen)))
+        # The other terms only add to the chunks seen; those that cannot reach the floor (a lower bound of the
+        # final depth-th score) with every term left are dropped first.
+        while step < len(plan):
+            cut = floor / (1 + SLACK) - left
+            if cut > 0:
+                found = dict(compress(found.items(), map(ge, found.values(), repeat(cut))))
+            highest, _, repeats, weights = plan[step]
+            step += 1
+            left -= highest
+            added = map(weights.get, found, repeat(0.0))
+            if repeats != 1.0:
+                added = map(mul, added, repeat(repeats))
+            found = dict(zip(found, map(add, found.values(), added)))
+        return self.ranked(found, depth)
+
+    def ranked(self, scores: dict, depth: int) -> list:
+        """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
+        if len(scores) > depth:
+            cut = _kth(list(scores.values()), depth)
+            scores = dict(compress(scores.items(), map(ge, scores.values(), repeat(cut))))
+        ids = self.table.chunk_ids
+        order = sorted(zip(scores.values(), map(ids.__getitem__, scores), scores), reverse=True)
+        return [(chunk, score) for score, _, chunk in order[:depth]]
+
+    def forget(self, term: int) -> None:
+        """Drop ``term``'s cached postings (no query left needs them)."""
+        self.cache.pop(term, None)
+
+
+def _kth(values: list, k: int) -> float:
+    """The ``k``-th largest of ``values`` (the smallest when there are fewer)."""
+    if len(values) <= k:
+        return min(values)
+    return sorted(values)[-k]
