@@ -179,8 +179,7 @@ class EvaluationBridge:
     def _call(self, work, otherwise=None):
         if self.failure:
             return otherwise
-        reading = self.session.reading
-        slot = reading.slot if reading.index < len(reading.files) else None
+        slot = self.session.slot
         try:
             return work()
         except LabError as error:

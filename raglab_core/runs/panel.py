@@ -116,6 +116,14 @@ class EvaluationSession:
         """The qrels read (``None`` until they are)."""
         return self.reading.qrels
 
+    @property
+    def slot(self) -> str | None:
+        """The file being read (``"qrels"``, ``"A"``, …; a fused run's own run while it is read again), or ``None``."""
+        if self.fusing is not None and self.fusing.reader is not None:
+            return self.fusing.slots[len(self.fusing.runs)]
+        reading = self.reading
+        return reading.slot if reading.index < len(reading.files) else None
+
     def next(self) -> str | None:
         """The slot of the file to read now, from its start, or ``None`` once every file is read."""
         if self.fusing is not None:
