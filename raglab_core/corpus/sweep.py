@@ -15,13 +15,12 @@ A query's undefined value (``None``) counts as 0, as in ``eval``'s means.
 [(128, 0), (256, 32), (512, 64)]
 """
 
-import math
 import re
 
 from ..errors import LabError
 from ..runs.comparison import compare_all
 from ..runs.evaluation import RunEvaluation
-from ..runs.report import _pair_json
+from ..runs.report import pair_json
 from ..runs.statistics import PERMUTATIONS, RESAMPLES, SEED, bootstrap_intervals, holm
 from .bm25 import B, DEPTH, K1
 from .evaluate import CUTS, evaluate_config
@@ -115,11 +114,8 @@ def report(prepared, results, baseline: int = 0, k1: float = K1, b: float = B, d
     compared = compare_all(runs, permutations, seed, None, resamples, pairs) if pairs else {}
     names = results[baseline].names if results else []
     adjusted = {name: dict(zip(compared, holm([c.metrics[name].p_value for c in compared.values()]))) for name in names}
-    comparisons = [
-        {key: value for key, value in _pair_json(results[i].name, results[j].name, comparison,
-                                                 {name: adjusted[name][(i, j)] for name in names}).items()}
-        for (i, j), comparison in compared.items()
-    ]
+    comparisons = [pair_json(results[i].name, results[j].name, comparison, {name: adjusted[name][(i, j)] for name in names})
+                   for (i, j), comparison in compared.items()]
     return {
         "corpus": prepared.summary(),
         "bm25": {"k1": k1, "b": b, "depth": depth},
@@ -130,12 +126,3 @@ def report(prepared, results, baseline: int = 0, k1: float = K1, b: float = B, d
         "warnings": [notice.as_json() for notice in sweep_warnings(prepared, results)],
     }
 
-
-def ceiling_of(config: dict) -> float:
-    """A configuration's mean ceiling in a :func:`report` (0.0 without spans).
-
-    >>> ceiling_of({"mean": {"Ceiling": 0.75}}), ceiling_of({"mean": {}})
-    (0.75, 0.0)
-    """
-    value = config["mean"].get("Ceiling", 0.0)
-    return 0.0 if value is None or math.isnan(value) else value

@@ -108,7 +108,7 @@ def build_report(runs, permutations=PERMUTATIONS, seed=SEED, progress=None, resa
             name: dict(zip(comparisons, holm([compared.metrics[name].p_value for compared in comparisons.values()])))
             for name in first.names
         }
-        pairs = [_pair_json(runs[i][0], runs[j][0], compared, {name: adjusted[name][(i, j)] for name in first.names})
+        pairs = [pair_json(runs[i][0], runs[j][0], compared, {name: adjusted[name][(i, j)] for name in first.names})
                  for (i, j), compared in comparisons.items()]
         if len(runs) == 2:
             report["comparison"] = pairs[0]
@@ -153,7 +153,7 @@ def _overlap_json(baseline, candidate) -> dict:
             f"jaccard@{JACCARD_K}": found.jaccard, "rbo": found.rbo}
 
 
-def _pair_json(baseline, candidate, comparison, adjusted) -> dict:
+def pair_json(baseline, candidate, comparison, adjusted) -> dict:
     """One pair of runs compared, as the report's JSON gives it (``adjusted``: measure -> Holm's p)."""
     return {
         "baseline": baseline,
