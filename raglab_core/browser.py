@@ -97,6 +97,17 @@ def warm_up() -> int:
     session.finish()
     session = EvaluationBridge(json.dumps({"qrels": "q", "runs": ["a"]}))
     session.next(), session.unreadable("not UTF-8"), session.finish()
+    # Three runs and a fused one: the lettered view, a pair in detail, the downloads.
+    session = EvaluationBridge(json.dumps({"measures": "nDCG@10 Judged@10", "qrels": "q", "runs": ["a", "b", "c"],
+                                           "sizes": [9, 14, 14, 14], "files": [True] * 4,
+                                           "fusion": {"runs": [0, 1], "method": "wsum", "norm": "zmuv",
+                                                      "weights": "0,5 1,5"}}), lambda fraction, text: None)
+    texts = {"qrels": "q1 0 a 1\nq2 0 b 2\n", "A": "q1 Q0 a 1 2 x\nq2 Q0 b 1 1 x\n",
+             "B": "q1 Q0 c 1 2 x\nq1 Q0 a 2 1 x\nq2 Q0 b 1 1 x\n", "C": "q2 Q0 b 1 1 x\nq1 Q0 a 1 1 x\n"}
+    while slot := session.next():
+        session.feed(texts[slot], len(texts[slot])), session.end()
+    session.finish(), session.pair(2, 0), session.pair(1, 1), session.detail("q1")
+    session.download("json"), session.download("csv"), session.download("fused")
     return len(sys.modules)
 
 
@@ -168,8 +179,7 @@ class EvaluationBridge:
     def _call(self, work, otherwise=None):
         if self.failure:
             return otherwise
-        reading = self.session.reading
-        slot = reading.slot if reading.index < len(reading.files) else None
+        slot = self.session.slot
         try:
             return work()
         except LabError as error:
@@ -179,7 +189,7 @@ class EvaluationBridge:
         return otherwise
 
     def next(self) -> str | None:
-        """The file to read now, from its start: ``"qrels"``, ``"A"`` or ``"B"``; ``None`` when done or failed."""
+        """The file to read now, from its start: ``"qrels"``, ``"A"``, ``"B"``, …; ``None`` when done or failed."""
         return self._call(lambda: self.session.next())
 
     def feed(self, text: str, done=None) -> bool:
@@ -214,18 +224,34 @@ class EvaluationBridge:
 
         self._call(failed)
 
+    def pair(self, baseline: int, candidate: int) -> str:
+        """Once finished (three runs or more): two runs compared in detail, ``{"ok": true, "comparison": …}``
+        (:func:`raglab_core.runs.panel.pair_view`), or ``{"ok": false, "message"}`` for a pair that is not one.
+        A refused pair does not end the session."""
+        from .runs.panel import pair_view
+
+        try:
+            return json.dumps({"ok": True, "comparison": pair_view(self.session.report, baseline, candidate)},
+                              allow_nan=False)
+        except LabError as error:
+            return json.dumps({"ok": False, "field": error.field, "message": str(error)})
+
     def detail(self, qid: str) -> str:
         """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""
         return self._call(lambda: json.dumps({"ok": True, "detail": self.session.query_detail(str(qid))}))
 
     def download(self, kind: str) -> str:
         """Once finished: ``{"ok": true, "name", "type", "text"}``, the report as ``eval --json`` prints it
-        (``kind`` ``"json"``) or the per-query table (``"csv"``)."""
+        (``kind`` ``"json"``), the per-query table (``"csv"``) or the fused run as ``fuse`` prints it
+        (``"fused"``, saved under the run's name: ``eval`` on that file names it as the page does)."""
 
         def saved():
             if kind == "json":
                 return {"ok": True, "name": "raglab-evaluacion.json", "type": "application/json",
                         "text": self.session.report_json()}
+            if kind == "fused":
+                return {"ok": True, "name": self.session.names[-1], "type": "application/octet-stream",
+                        "text": self.session.fused_text()}
             return {"ok": True, "name": "raglab-por-consulta.csv", "type": "text/csv",
                     "text": self.session.per_query_csv()}
 

@@ -117,6 +117,17 @@ def reading_progress(slot: str, again: bool, done: int | None = None, size: int 
     return f"Leyendo y evaluando {what}{why}{where}…"
 
 
+def fusion_progress(slot: str, done: int | None = None, size: int | None = None) -> str:
+    """The «Tus datos» status line while a run is read again, whole, for the fused run: ``slot`` is the run's
+    (``"A"``, ``"B"``, …); ``done`` and ``size`` (bytes) for a file from disk.
+
+    >>> fusion_progress("A"), fusion_progress("C", 2_000_000, 4_000_000)
+    ('Leyendo de nuevo el run A para fusionarlo…', 'Leyendo de nuevo el run C para fusionarlo (2,0 de 4,0 MB)…')
+    """
+    where = f" ({megabytes(done)} de {megabytes(size)} MB)" if done is not None and size is not None else ""
+    return f"Leyendo de nuevo el run {slot} para fusionarlo{where}…"
+
+
 WHAT_TO_DO = "Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio."
 """What a reader can do when Python could not load: said after each boot failure."""
 
@@ -196,9 +207,11 @@ def data_panel_words() -> dict:
         "chosen_file": "Elegido: fichero «{name}».",
         "chosen_sample": "Elegido: ejemplo «{name}».",
         "chosen_text": "Elegido: texto pegado.",
-        "pasted": {"qrels": "qrels (texto pegado)", "run-a": "run A (texto pegado)", "run-b": "run B (texto pegado)"},
+        "pasted": {"qrels": "qrels (texto pegado)",
+                   **{f"run-{letter}": f"run {letter.upper()} (texto pegado)" for letter in "abcdefghijkl"}},
         "stale": "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.",
         "missing": "Faltan datos: elige al menos los qrels y el run A.",
+        "gap": "Falta el run {name}: elige los runs en orden, sin huecos, para que cada uno conserve su letra.",
         "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
         "loading_sample": "Cargando los datos de ejemplo…",
         "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",

@@ -202,3 +202,176 @@ def test_many_queries_chart_as_one_path_of_values():
     runs = [{"name": "r", "text": "".join(f"q{i} Q0 {d} 1 {s} t\n" for i in range(700) for d, s in (("a", i % 3), ("b", 1)))}]
     chart = evaluate_files(qrels, runs * 2, "RR")["comparison"]["chart"]
     assert chart["bars"] == [] and chart["values"] == [0.0] * 700 and chart["x_label"].startswith("700 consultas")
+
+
+# --- many runs and a fused one (issue 37) ------------------------------------------------------------
+
+
+def shaken(name, new_name, seed):
+    """A sample run with every score moved by a random amount below 0.3: another run, close to it."""
+    import random
+
+    draw = random.Random(seed)
+    lines = []
+    for line in sample(name)["text"].splitlines():
+        fields = line.split()
+        fields[4] = repr(float(fields[4]) + draw.random() * 0.3)
+        lines.append(" ".join(fields))
+    return {"name": new_name, "text": "\n".join(lines) + "\n"}
+
+
+def test_three_runs_give_the_reports_pairs_lettered_and_holm_corrected():
+    from raglab_core.runs.evaluation import RunEvaluator
+    from raglab_core.runs.report import beaten
+
+    runs = [sample("run-bm25"), sample("run-densa"), shaken("run-densa", "densa-ruido.txt", 2)]
+    measures = "nDCG@10 R@100"
+    view = evaluate_files(sample("qrels"), runs, measures)
+    qrels = parse_qrels(sample("qrels")["text"])
+    evaluated = []
+    for run in runs:
+        evaluator = RunEvaluator(qrels, parse_measures(measures), keep=100)  # the top 100 the overlap reads
+        for qid, scores in parse_run(run["text"]).items():
+            evaluator.add(qid, scores)
+        evaluated.append((run["name"], evaluator.result()))
+    report, _ = build_report(evaluated)
+    many = view["many"]
+    assert [pair["pair"] for pair in many["pairs"]] == ["a-b", "a-c", "b-c"]
+    assert [pair["label"] for pair in many["pairs"]] == ["b − a", "c − a", "c − b"]
+    for row, compared, overlap in zip(many["pairs"], report["comparisons"], report["overlap"]):
+        assert [(c["measure"], c["mean_delta"], c["p_value"], c["p_adjusted"]) for c in row["cells"]] == [
+            (m, r["mean_delta"], r["p_value"], r["p_value_adjusted"]) for m, r in compared["metrics"].items()]
+        assert (row["jaccard"]["raw"], row["rbo"]["raw"]) == (overlap["jaccard@10"], overlap["rbo"])
+    wins = beaten(report)
+    assert [[cell["beats"] for cell in run["cells"]] for run in view["means"]] == [
+        ["".join("abc"[j] for j in wins[m][i]) for m in report["measures"]] for i in range(3)]
+    assert [run["letter"] for run in view["means"]] == ["a", "b", "c"]
+    assert "Holm sobre los 3 pares" in view["means_caption"]
+    # The detail below: a and b, as two runs are compared, with Holm's p beside the raw one.
+    comparison = view["comparison"]
+    assert comparison["title"] == "Comparación de «run-densa.txt» (b) con «run-bm25.txt» (a)"
+    assert comparison["columns"][-1] == "p ajustado (Holm)"
+    assert [m["p_adjusted"]["raw"] for m in comparison["metrics"]] == [
+        report["comparisons"][0]["metrics"][m]["p_value_adjusted"] for m in report["measures"]]
+    assert "p ajustado ≥ 0,05" in comparison["reading"] or "p ajustado < 0,05" in comparison["reading"]
+    # Every run in the per-query table; no Δ column with more than two runs.
+    assert view["columns"] == ["Consulta"] + [f"{m} · {run['name']}" for run in runs for m in report["measures"]]
+    assert "Judged@10 a las medidas" in many["overlap_reading"]  # not measured: the reading says how to see it
+    for text in (many["reading"], many["overlap_reading"], comparison["reading"]):
+        assert "el mejor" not in text and "None" not in text and "nan" not in text.lower()
+
+
+def test_the_reading_names_who_no_run_beats_and_says_when_they_are_tied():
+    from raglab_core.runs.lettered import many_reading
+
+    def reading(means, wins):
+        runs = [{"name": f"r{i}", "mean": {"P@1": mean}} for i, mean in enumerate(means)]
+        return many_reading({"runs": runs, "measures": ["P@1"], "warnings": []}, {"P@1": wins})
+
+    one = reading([0.2, 0.6, 0.5], [[], [0, 2], []])
+    assert one.startswith("En P@1, «r1» (b) supera a cada uno de los otros 2 runs: su media, 0,600, es mayor")
+    leader = reading([0.2, 0.6, 0.5], [[], [0], []])
+    assert leader.startswith("En P@1, ningún otro run supera a «r1» (b) ni a «r2» (c): con estos datos están "
+                             "estadísticamente empatados entre sí")
+    assert "«r1» (b) tiene la media más alta (0,600), pero esa ventaja no se distingue del azar" in leader
+    assert "«r0» (a) queda por debajo de al menos otro run." in leader
+    alone = reading([0.2, 0.6, 0.5, 0.1], [[], [0, 3], [3], []])  # b beats a and d, c beats d: b and c unbeaten
+    assert "ningún otro run supera a «r1» (b) ni a «r2» (c)" in alone
+    chain = reading([0.5, 0.6, 0.1], [[2], [2], []])  # a and b both beat c: unbeaten, highest mean first
+    assert chain.startswith("En P@1, ningún otro run supera a «r1» (b) ni a «r0» (a)")
+    tied = reading([0.3, 0.3, 0.3], [[], [], []])
+    assert tied.startswith("En P@1, ninguna de las 3 diferencias entre los 3 runs llega a p ajustado < 0,05: con "
+                           "estos datos, los 3 runs están estadísticamente empatados.")
+    assert "comparten la media más alta (0,300)" in tied
+    top = reading([0.7, 0.6, 0.1], [[2], [], []])  # a beats c; b and a tied; nobody beats a or b
+    assert "ningún otro run supera a «r0» (a) ni a «r1» (b)" in top
+    lone = reading([0.7, 0.5, 0.4], [[1], [2], []])  # a beats b, b beats c, a and c tied: only a unbeaten
+    assert lone.startswith("En P@1, ningún otro run supera a «r0» (a), que tiene la media más alta (0,700); pero "
+                           "tampoco él supera a «r2» (c): con estos datos queda estadísticamente empatado con él.")
+    for text in (one, leader, alone, chain, tied, top, lone):
+        assert "el mejor" not in text and "ajustado por Holm sobre los" in text
+
+
+
+def test_five_runs_with_a_fused_one_stream_through_the_bridge_and_download_as_the_cli_prints(tmp_path):
+    runs = [sample("run-bm25"), sample("run-densa"), shaken("run-bm25", "bm25-ruido.txt", 1),
+            shaken("run-densa", "densa-ruido.txt", 2)]
+    texts = {"qrels": sample("qrels")["text"], **{slot: run["text"] for slot, run in zip("ABCD", runs)}}
+    settings = {"measures": "nDCG@10", "qrels": "qrels.txt", "runs": [run["name"] for run in runs],
+                "sizes": [len(text) for text in texts.values()], "files": [True] * 5,
+                "fusion": {"runs": [0, 1], "method": "rrf", "norm": "min-max", "k": "60"}}
+    calls = []
+    bridge = EvaluationBridge(json.dumps(settings), lambda fraction, text: calls.append((fraction, text)))
+    assert stream(bridge, texts) == ["qrels", "A", "B", "C", "D", "A", "B"]  # a and b read again, whole, to fuse
+    panel = json.loads(bridge.finish())["panel"]
+    assert [run["name"] for run in panel["means"]] == [run["name"] for run in runs] + ["RRF(a, b)"]
+    assert panel["fused"]["letter"] == "e" and len(panel["many"]["pairs"]) == 10
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    said = [text for _, text in calls]
+    assert any(text.startswith("Leyendo de nuevo el run B para fusionarlo (") for text in said)
+    assert "Evaluando el run fusionado «RRF(a, b)»…" in said
+    assert any(text.startswith("Comparando E con D (par 10 de 10): nDCG@10 (1 de 1,") for text in said)
+
+    # The downloads: the fused run as `fuse` prints it, and the report as `eval` prints it for the five.
+    fused = json.loads(bridge.download("fused"))
+    assert fused["name"] == "RRF(a, b)"
+    paths = []
+    for name, text in [("qrels.txt", texts["qrels"]), *[(run["name"], run["text"]) for run in runs]]:
+        paths.append(tmp_path / name)
+        paths[-1].write_text(text)
+    cli = [sys.executable, "-m", "raglab_core"]
+    printed = subprocess.run([*cli, "fuse", paths[1], paths[2], "--method", "rrf"], capture_output=True, text=True,
+                             check=True, cwd=ROOT).stdout
+    assert fused["text"] == printed
+    (tmp_path / "RRF(a, b)").write_text(printed)
+    report = subprocess.run([*cli, "eval", *paths, tmp_path / "RRF(a, b)", "--measures", "nDCG@10", "--json"],
+                            capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert json.loads(bridge.download("json"))["text"] == report
+    import csv
+
+    header = next(csv.reader(json.loads(bridge.download("csv"))["text"].splitlines()))
+    assert header == ["query"] + [f"{name} nDCG@10" for name in [*[r["name"] for r in runs], "RRF(a, b)"]]
+
+    # Any pair, either way round: the same p-values, the differences negated.
+    forward, backward = (json.loads(bridge.pair(*pair))["comparison"] for pair in ((1, 4), (4, 1)))
+    assert forward["metrics"][0]["p_value"] == backward["metrics"][0]["p_value"]
+    assert forward["metrics"][0]["delta"]["raw"] == -backward["metrics"][0]["delta"]["raw"]
+    assert forward["chart"]["label"] == "Δ nDCG@10 por consulta (RRF(a, b) − run-densa.txt)"
+    assert json.loads(bridge.pair(2, 2)) == {"ok": False, "field": "pair",
+                                             "message": "Elige dos runs distintos para compararlos."}
+    assert json.loads(bridge.pair(0, 4))["ok"]  # a refused pair does not end the session
+
+    # The query detail: five columns side by side, lettered, «en todos» where every run holds the document.
+    detail = json.loads(bridge.detail("q07"))["detail"]
+    assert detail["many"] and [run["letter"] for run in detail["runs"]] == list("abcde")
+    tops = [[doc["id"] for doc in run["documents"]] for run in detail["runs"]]
+    everywhere = set.intersection(*map(set, tops))
+    assert {doc["id"] for run in detail["runs"] for doc in run["documents"] if doc["shared"]} == everywhere
+    assert detail["note"] == f"Marcados con «en todos»: {len(everywhere)} documentos que los 5 runs ponen entre sus 10 primeros."
+
+
+@pytest.mark.parametrize(
+    "fusion, runs, field, said",
+    [
+        ({"runs": [0], "method": "rrf"}, 2, "fuse-runs", "Elige al menos dos runs para fusionarlos."),
+        ({"runs": [0, 1], "method": "rrf", "k": "sesenta"}, 2, "fuse-k", "se ha escrito «sesenta»"),
+        ({"runs": [0, 1], "method": "wsum", "weights": "0.3"}, 2, "fuse-weights", "se han escrito 1 peso."),
+        ({"runs": [0, 1], "method": "wsum", "weights": "0,3 x"}, 2, "fuse-weights", "«x» no lo es"),
+        ({"runs": [0, 1], "method": "rrf", "norm": "borda"}, 2, "fuse-norm", "borda"),
+        ({"runs": [0, 1], "method": "zzz"}, 2, "fuse-method", "«zzz»"),
+        ({"runs": [0, 1], "method": "rrf"}, 12, "fuse-runs", "Con 12 runs no cabe uno fusionado"),
+    ],
+)
+def test_bad_fusion_settings_name_their_control(fusion, runs, field, said):
+    with pytest.raises(LabError) as caught:
+        EvaluationSession({"qrels": "q", "runs": [f"r{i}" for i in range(runs)], "fusion": fusion})
+    assert caught.value.field == field and said in str(caught.value)
+
+
+def test_thirteen_runs_are_refused_and_the_fused_name_says_what_it_is():
+    with pytest.raises(LabError, match="Elige entre 1 y 12 runs."):
+        EvaluationSession({"qrels": "q", "runs": [f"r{i}" for i in range(13)]})
+    session = EvaluationSession({"qrels": "q", "runs": ["x", "y", "z"], "fusion": {
+        "runs": [0, 2], "method": "wsum", "norm": "zmuv", "weights": "0.3,0.7"}})
+    assert session.names == ["x", "y", "z", "WSUM(0,3·a + 0,7·c; zmuv)"]

@@ -19,9 +19,12 @@ import io
 
 from ..errors import LabError
 from ..formatting import DASH, NBSP, count, decimal, integer, spanish_list
-from ..words import UNJUDGED_LABEL, data_panel_words, reading_progress
+from ..words import UNJUDGED_LABEL, data_panel_words, fusion_progress, reading_progress
+from .cells import cell as _cell, interval as _interval
 from .evaluation import tie_mode
-from .inputs import SLOTS, Reading, read_all, run_names
+from .fused import LETTERS, FusedRun, fused_description, fusion_settings, page_options
+from .inputs import MAX_RUNS, SLOTS, Reading, read_all, run_names
+from .lettered import adjusted_text, lettered_view, oriented_pair, pair_index, warned_names
 from .measures import DEFAULT_MEASURES, parse_measures
 from .report import ALPHA, build_report, report_json, require_common_queries, warned_runs
 from .sanity import Notice
@@ -37,21 +40,31 @@ TIES_TEXT = {
     "double": "empates en doble precisión, como trec_eval 10 y ranx",
     "float32": "empates en precisión simple, como trec_eval 9 y pytrec_eval",
 }
-READ_SHARE = {1: 0.99, 2: 0.9}
-"""The progress bar's share for reading the files, by number of runs; the rest: comparing and building the tables."""
+
+
+def read_share(runs: int) -> float:
+    """The progress bar's share for reading the files, by number of runs; the rest: comparing the pairs and
+    building the tables (one pair for two runs, 66 for twelve).
+
+    >>> [read_share(n) for n in (1, 2, 3, 12)]
+    [0.99, 0.9, 0.85, 0.5]
+    """
+    return 0.99 if runs == 1 else max(0.5, round(0.9 - 0.05 * (runs - 2), 2))
 
 
 class EvaluationSession:
     """One evaluation in the worker: settings first, then each file's text in chunks, then the panel.
 
     ``settings``: ``{"measures": "nDCG@10 …", "ties": "double", "complete": false, "qrels": name,
-    "runs": [name A, name B?], "sizes": [bytes or characters of each file]?, "files": [is it a file, not
-    pasted text]?}``; bad measures raise ``LabError`` (field ``"measures"``). The files are read as
-    :class:`raglab_core.runs.inputs.Reading` asks: :meth:`next` names the file to read from its start
-    (``"qrels"``, ``"A"``, ``"B"``, a run again when its queries are not grouped; ``None`` when all are
+    "runs": [name A, name B, …] (1 to 12), "sizes": [bytes or characters of each file]?, "files": [is it a
+    file, not pasted text]?, "fusion": {…}?}``; bad measures raise ``LabError`` (field ``"measures"``).
+    ``fusion`` (:func:`raglab_core.runs.fused.fusion_settings`) adds the fused run as one more run, last.
+    The files are read as :class:`raglab_core.runs.inputs.Reading` asks: :meth:`next` names the file to
+    read from its start (``"qrels"``, ``"A"``, ``"B"``, …, a run again when its queries are not grouped,
+    or when the fused run's turn comes and the runs it fuses are read again, whole; ``None`` when all are
     read), :meth:`feed` takes its text a chunk at a time (``True``: stop), :meth:`end` ends it. A bad file
     raises :class:`~raglab_core.runs.trec.TrecFormatError`. ``progress(fraction, text)``, when given, hears
-    how far the reading (with ``sizes``) and the comparison are, in words.
+    how far the reading (with ``sizes``) and the comparisons are, in words.
 
     >>> session = EvaluationSession({"measures": "P@1 RR", "qrels": "q.txt", "runs": ["r.txt"]})
     >>> session.next(), session.feed("q1 0 a 1\\nq1 0 b 0\\n"), session.end()
@@ -68,41 +81,90 @@ class EvaluationSession:
         measures = parse_measures(settings.get("measures") or DEFAULT_MEASURES)
         ties = tie_mode(settings.get("ties") or "double")
         runs = settings.get("runs")
-        if not isinstance(runs, list) or not 1 <= len(runs) <= 2:
-            raise LabError.page("Elige uno o dos runs.", field="run")
-        self.names = run_names(runs)
+        if not isinstance(runs, list) or not 1 <= len(runs) <= MAX_RUNS:
+            raise LabError.page(f"Elige entre 1 y {MAX_RUNS} runs.", field="run")
+        names = list(runs)
+        self.fusion = None  # raglab_core.runs.fused.FusionSettings: the fused run, the last one
+        if settings.get("fusion") is not None:
+            if len(runs) >= MAX_RUNS:
+                raise LabError.page(f"Con {MAX_RUNS} runs no cabe uno fusionado: quita uno para fusionar.",
+                                    field="fuse-runs")
+            self.fusion = fusion_settings(settings["fusion"], len(runs))
+            names.append(self.fusion.name)
+        self.names = run_names(names)
+        self.fused_slot = SLOTS[len(runs)] if self.fusion else None
+        self.fusing = self.fused = None  # the FusedRun being built, then built
         self.qrels_name = settings.get("qrels") if isinstance(settings.get("qrels"), str) else "qrels"
         self.measures = measures
         self.complete = settings.get("complete") is True
         self.reading = Reading(self.qrels_name, self.names, measures, ties, self.complete, keep=DETAIL_DEPTH)
         self.report = self.runs = None  # once finished: what the downloads and the query detail read
         self.progress = progress
-        count = 1 + len(self.names)
+        count = 1 + len(runs)
         sizes, files = settings.get("sizes"), settings.get("files")
         self.sizes = [max(int(size), 1) for size in sizes[:count]] if isinstance(sizes, list) else None
         self.files = files if isinstance(files, list) else [False] * count
-        self.share = READ_SHARE[len(self.names)]
+        if self.sizes and self.fusion:  # the fused run's share: reading its runs again
+            self.sizes.append(sum(self.sizes[1 + index] for index in self.fusion.sources))
+        self.share = read_share(len(self.names))
         self.reached = self.reported = 0.0
         self.span = (0.0, 0.0)
+        self.source_done = 0  # bytes of the fused runs read again before the one being read
 
     @property
     def qrels(self):
         """The qrels read (``None`` until they are)."""
         return self.reading.qrels
 
+    @property
+    def slot(self) -> str | None:
+        """The file being read (``"qrels"``, ``"A"``, …; a fused run's own run while it is read again), or ``None``."""
+        if self.fusing is not None and self.fusing.reader is not None:
+            return self.fusing.slots[len(self.fusing.runs)]
+        reading = self.reading
+        return reading.slot if reading.index < len(reading.files) else None
+
     def next(self) -> str | None:
         """The slot of the file to read now, from its start, or ``None`` once every file is read."""
+        if self.fusing is not None:
+            if self.fusing.reader is not None:  # the run just read again was not ended
+                return self.fusing.slots[len(self.fusing.runs)]
+            slot = self.fusing.next()
+            if slot is not None:
+                self.reported = -1.0
+                return slot
+            self._evaluate_fused()
         slot = self.reading.next()
         if slot is not None and self.sizes:
             index, total = self.reading.index, sum(self.sizes)
             before = sum(self.sizes[:index])
             self.span = (max(self.reached, self.share * before / total), self.share * (before + self.sizes[index]) / total)
             self.reported = -1.0
+        if slot is not None and slot == self.fused_slot and self.fused is None:
+            self.fusing = FusedRun(self.fusion, SLOTS, self.names)
+            return self.next()
         return slot
+
+    def _evaluate_fused(self):
+        """The runs read again are fused: the fused run is evaluated from its TREC text, as ``eval`` reads the
+        downloaded file."""
+        self.fused, self.fusing = self.fusing, None
+        if self.progress:
+            self.progress(self.reached, f"Evaluando el run fusionado «{self.fusion.name}»…")
+        while self.reading.next() == self.fused_slot:
+            for text in self.fused.chunks():
+                if self.reading.feed(text):
+                    break
+            self.reading.end()
 
     def feed(self, text: str, done: int | None = None) -> bool:
         """The next chunk of the file's text, ``done`` bytes (or characters) of it read so far; ``True``: stop
         reading this file (call :meth:`end`, then :meth:`next`)."""
+        if self.fusing is not None:
+            self.fusing.feed(text)
+            if done is not None and self.sizes and self.progress:
+                self._fusion_progress(done)
+            return False
         stop = self.reading.feed(text)
         if done is not None and self.sizes and self.progress:
             self._reading_progress(done, stop)
@@ -120,37 +182,68 @@ class EvaluationSession:
             text = reading_progress(self.reading.slot, not self.reading.grouped, *((done, size) if on_disk else ()))
             self.progress(self.reached, text)
 
+    def _fusion_progress(self, done):
+        """A fused run read again: its part of the fused run's share (the sizes of the runs it fuses)."""
+        position = self.fusion.sources[len(self.fusing.runs)]
+        size, total = self.sizes[1 + position], self.sizes[self.reading.index]
+        start, end = self.span
+        self.reached = start + (end - start) * min(self.source_done + min(done, size), total) / total
+        if self.reached - self.reported >= 0.005:
+            self.reported = self.reached
+            on_disk = 1 + position < len(self.files) and self.files[1 + position]
+            self.progress(self.reached, fusion_progress(SLOTS[position], *((done, size) if on_disk else ())))
+
     def end(self) -> None:
         """End the file being read."""
+        if self.fusing is not None:
+            if self.sizes:
+                self.source_done += self.sizes[1 + self.fusion.sources[len(self.fusing.runs)]]
+            self.fusing.end()
+            return
         self.reading.end()
 
     def unreadable(self, reason: str) -> None:
         """The file being read is not UTF-8 text (raises its ``LabError``)."""
+        if self.fusing is not None:
+            name = self.fusing.names[len(self.fusing.runs)]
+            raise LabError("not_utf8", field="run", name=name, reason=reason)
         self.reading.unreadable(reason)
 
     def finish(self) -> dict:
         """The panel (:func:`panel_view`) once every file is read."""
         evaluations = self.reading.evaluations
         if len(evaluations) < len(self.names):
-            raise LabError.page("Lee primero los qrels y después los runs A y B.")
+            raise LabError.page("Lee primero los qrels y después los runs, en orden.")
         runs = [(name, evaluations[slot]) for name, slot in zip(self.names, SLOTS)]
         require_common_queries(runs, self.qrels_name)
         count = len(self.measures)
         progress = self.progress or (lambda fraction, text: None)
         share = max(self.share, self.reached)
-        progress(share, "Comparando B con A…" if len(runs) == 2 else "Preparando las tablas…")
+        pairs = len(runs) * (len(runs) - 1) // 2
+        progress(share, "Comparando B con A…" if len(runs) == 2 else
+                 "Comparando los runs por pares…" if pairs else "Preparando las tablas…")
 
         def compared(index, name, pair=(0, 1), pairs=1):
+            position = pair_index(len(runs), *pair)
             if name is None:
                 text = f"Calculando los intervalos de confianza ({integer(RESAMPLES)} remuestreos)…"
-            else:
+                position, index = pairs - 1, count
+            elif pairs == 1:
                 text = f"Comparando B con A: {name} ({index + 1} de {count}, {_permutations(PERMUTATIONS)})…"
-            progress(share + (1 - share) * index / (count + 1), text)
+            else:
+                baseline, candidate = (SLOTS[i] for i in pair)
+                text = (f"Comparando {candidate} con {baseline} (par {position + 1} de {pairs}): {name} "
+                        f"({index + 1} de {count}, {_permutations(PERMUTATIONS)})…")
+            progress(share + (1 - share) * (position * count + index) / (pairs * count + 1), text)
 
         report, comparisons = build_report(runs, progress=compared)
         self.report, self.runs = report, runs
         progress(1.0, "Preparando las tablas…")
-        return panel_view(report, runs, comparisons.get((0, 1)))
+        return panel_view(report, runs, comparisons, self.fusion)
+
+    def pair(self, baseline: int, candidate: int) -> dict:
+        """Once finished: runs ``candidate`` and ``baseline`` (positions) compared in detail (:func:`pair_view`)."""
+        return pair_view(self.report, baseline, candidate)
 
     def query_detail(self, qid: str) -> dict:
         """The first :data:`DETAIL_DEPTH` documents of each run for query ``qid`` (:func:`query_detail`)."""
@@ -164,9 +257,14 @@ class EvaluationSession:
         """The per-query table as CSV (:func:`per_query_csv`)."""
         return per_query_csv(self.report)
 
+    def fused_text(self) -> str:
+        """Once finished: the fused run as ``python -m raglab_core fuse`` prints it (empty without one)."""
+        return self.fused.text() if self.fused else ""
 
-def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, complete=False) -> dict:
-    """Evaluate whole texts: ``qrels`` and each of the one or two ``runs`` are ``{"name", "text"}``.
+
+def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, complete=False, fusion=None) -> dict:
+    """Evaluate whole texts: ``qrels`` and each of the 1 to 12 ``runs`` are ``{"name", "text"}``; ``fusion``
+    (:func:`raglab_core.runs.fused.fusion_settings`' request) adds the fused run.
 
     Raises ``LabError`` (a :class:`~raglab_core.runs.trec.TrecFormatError` for a
     bad file, naming it and its lines); returns :func:`panel_view`'s dict.
@@ -177,10 +275,10 @@ def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, com
     ('0,500', '1 consulta evaluada con P(rel=2)@2 (empates en doble precisión, como trec_eval 10 y ranx).')
     """
     if not isinstance(runs, list):
-        raise LabError.page("Elige uno o dos runs.", field="run")
+        raise LabError.page(f"Elige entre 1 y {MAX_RUNS} runs.", field="run")
     session = EvaluationSession(
         {"measures": measures, "ties": ties, "qrels": _name(qrels, "qrels"), "runs": [_name(run, None) for run in runs],
-         "complete": complete},
+         "complete": complete, "fusion": fusion},
         progress,
     )
     items = {"qrels": qrels, **dict(zip(SLOTS, runs))}
@@ -197,15 +295,6 @@ def _text(item, field):
 def _name(item, default):
     name = item.get("name") if isinstance(item, dict) else None
     return name if isinstance(name, str) and name.strip() else default
-
-
-def _cell(value, signed=False) -> dict:
-    if value is None:
-        return {"raw": None, "text": DASH}
-    text = decimal(value)
-    if signed:
-        text = ("+" if value > 0 else "−" if value < 0 else "±") + decimal(abs(value))
-    return {"raw": value, "text": text}
 
 
 def _permutations(count: int) -> str:
@@ -254,8 +343,9 @@ def query_detail(qid, qrels, runs) -> dict:
 
     ``runs``: ``[(name, RunEvaluation)]`` evaluated with ``keep`` (their
     ``top``). Each document: ``rank``, ``id``, ``grade`` (``None``:
-    unjudged) and its text, and ``shared``: whether the other run's first
-    documents hold it too (only with two runs).
+    unjudged) and its text, and ``shared``: whether every other run's first
+    documents hold it too (with two runs or more). ``many``: three runs or
+    more, lettered, which the page lays side by side in a row that scrolls.
 
     >>> from raglab_core.runs.evaluation import RunEvaluator
     >>> qrels = {"q1": {"a": 2, "b": 0}}
@@ -267,12 +357,15 @@ def query_detail(qid, qrels, runs) -> dict:
     >>> detail = query_detail("q1", qrels, runs)
     >>> [(d["id"], d["grade_text"], d["shared"]) for d in detail["runs"][1]["documents"]]
     [('c', 'sin juicio', True), ('b', 'grado 0', False)]
+    >>> query_detail("q1", qrels, runs * 2)["note"]
+    'Marcados con «en todos»: 1 documento que los 4 runs ponen entre sus 10 primeros.'
     """
     judged = qrels.get(qid, {}) if qrels else {}
     tops = [(result.top.get(qid) or [])[:DETAIL_DEPTH] for _, result in runs]
-    shared = set(tops[0] or ()) & set(tops[1] or ()) if len(tops) == 2 else set()
+    many = len(runs) > 2
+    shared = set.intersection(*(set(top) for top in tops)) if len(tops) >= 2 else set()
     columns = []
-    for (name, _), top in zip(runs, tops):
+    for index, ((name, _), top) in enumerate(zip(runs, tops)):
         documents = []
         for rank, docid in enumerate(top or (), start=1):
             grade = judged.get(docid)
@@ -283,9 +376,12 @@ def query_detail(qid, qrels, runs) -> dict:
                 "grade_text": UNJUDGED_LABEL if grade is None else f"grado {grade}",
                 "shared": docid in shared,
             })
+        letter = f"{LETTERS[index]} · " if many else ""
         columns.append({
             "name": name,
-            "caption": f"«{name}»: sus {len(documents)} primeros" if len(documents) != 1 else f"«{name}»: su primer documento",
+            "letter": LETTERS[index] if many else "",
+            "caption": f"{letter}«{name}»: sus {len(documents)} primeros" if len(documents) != 1
+            else f"{letter}«{name}»: su primer documento",
             "empty": "" if documents else "El run no tiene resultados para esta consulta.",
             "documents": documents,
         })
@@ -295,19 +391,53 @@ def query_detail(qid, qrels, runs) -> dict:
             f"Marcados con «en los dos»: {count(len(shared), 'documento', 'documentos')} que los dos runs ponen "
             f"entre sus {DETAIL_DEPTH} primeros."
         )
+    elif many:
+        note = (
+            f"Marcados con «en todos»: {count(len(shared), 'documento', 'documentos')} que los {len(runs)} runs "
+            f"ponen entre sus {DETAIL_DEPTH} primeros."
+        )
     return {
         "qid": qid,
         "title": f"Consulta «{qid}»: los {DETAIL_DEPTH} primeros documentos de cada run",
-        "shared_text": "en los dos",
+        "shared_text": "en todos" if many else "en los dos",
         "note": note,
+        "many": many,
+        "label": f"Los {DETAIL_DEPTH} primeros documentos de los {len(runs)} runs, uno al lado de otro" if many else "",
         "runs": columns,
     }
 
 
-def panel_view(report, runs, comparison) -> dict:
-    """What the panel shows, from :func:`~raglab_core.runs.report.build_report`'s results (``runs``: ``[(name, RunEvaluation)]``)."""
+def panel_view(report, runs, comparisons, fusion=None) -> dict:
+    """What the panel shows, from :func:`~raglab_core.runs.report.build_report`'s results (``runs``: ``[(name,
+    RunEvaluation)]``, ``comparisons`` its pairs; ``fusion``: the last run's
+    :class:`~raglab_core.runs.fused.FusionSettings`, when it is a fused run).
+
+    Two runs: the comparison of B with A, as it always was. Three or more (:mod:`raglab_core.runs.lettered`):
+    ``many`` (the lettered means, every pair, the readings) and the comparison of any two, a and b first.
+    """
     labels = report["measures"]
-    rows = _rows(report, comparison)
+    names = [run["name"] for run in report["runs"]]
+    two = len(names) == 2 and bool(comparisons)
+    fusion_note = ""
+    fused = None
+    if fusion:
+        description = fused_description(fusion, names)
+        fused = {"name": names[-1], "letter": LETTERS[len(names) - 1], "description": description}
+        fusion_note = (
+            f"{description} Si pruebas varias fusiones y te quedas con la que más puntúa en estos qrels, eliges sobre "
+            "las mismas consultas que la evalúan, y su cifra sale optimista."
+        )
+    many = lettered_view(report, warned_names(report), fusion_note) if len(names) >= 3 else None
+    rows = _rows(report, two)
+    means = []
+    for index, run in enumerate(report["runs"]):
+        cells = [_cell(run["mean"][m]) for m in labels]
+        if many:
+            cells = [{**shown, **marks} for shown, marks in zip(cells, many["means"][index]["cells"])]
+        means.append({"name": run["name"], "letter": many["means"][index]["letter"] if many else "",
+                      "queries": run["queries"], "queries_text": integer(run["queries"]), "cells": cells})
+    if many:
+        del many["means"]
     view = {
         "warnings": [
             {"code": warning["code"], "text": _notice(warning).render("es")} for warning in report["warnings"]
@@ -318,19 +448,34 @@ def panel_view(report, runs, comparison) -> dict:
         "summary": _summary(report, runs),
         "metric_labels": labels,
         "means_columns": ["Run", "Consultas", *labels],  # the means table's headings
-        "means": [
-            {"name": run["name"], "queries": run["queries"], "queries_text": integer(run["queries"]),
-             "cells": [_cell(run["mean"][m]) for m in labels]}
-            for run in report["runs"]
-        ],
+        "means_caption": many["means_caption"] if many else "Medias por run",
+        "means": means,
         "columns": ["Consulta"]
         + [f"{label} · {run['name']}" for run in report["runs"] for label in labels]
-        + ([f"Δ {label}" for label in labels] if comparison else []),
+        + ([f"Δ {label}" for label in labels] if two else []),
         "rows": rows,
         "per_query_caption": per_query_caption(len(rows)),
-        "comparison": _comparison(report, labels) if comparison else None,
+        "comparison": _comparison(report["comparison"], labels, warned_runs(report)) if two
+        else pair_view(report, 0, 1) if many else None,
+        "many": many,
+        "fused": fused,
     }
     return view
+
+
+def pair_view(report, baseline: int, candidate: int) -> dict:
+    """Runs ``candidate`` and ``baseline`` (positions, either order; three runs or more) compared in detail, as two
+    runs are: the same table, with the p-value adjusted by Holm over all the pairs beside the raw one, the reading,
+    and the per-query differences against the chosen baseline."""
+    count = len(report["runs"])
+    if not (isinstance(baseline, int) and isinstance(candidate, int) and 0 <= baseline < count and 0 <= candidate < count):
+        raise LabError.page("Elige dos de los runs evaluados.", field="pair")
+    if baseline == candidate:
+        raise LabError.page("Elige dos runs distintos para compararlos.", field="pair")
+    data = oriented_pair(report, baseline, candidate)
+    warned = [name for name in (data["baseline"], data["candidate"]) if name in warned_names(report)]
+    letters = (LETTERS[baseline], LETTERS[candidate])
+    return _comparison(data, report["measures"], warned, count * (count - 1) // 2, letters)
 
 
 def per_query_caption(total: int) -> str:
@@ -348,11 +493,14 @@ def per_query_caption(total: int) -> str:
 
 def page_settings() -> dict:
     """What the page's «Tus datos» script needs before Python runs (the build puts it in ``lab_config``):
-    the default measures, how many per-query rows it draws, and its sentences (``{name}``: a file's name)."""
+    the default measures, how many per-query rows it draws, its sentences (``{name}``: a file's name), how
+    many runs it takes, and the fusion's methods and normalisations (the template's options)."""
     return {
         "default_measures": DEFAULT_MEASURES,
         "rows_shown": ROWS_SHOWN,
         "words": data_panel_words(),
+        "max_runs": MAX_RUNS,
+        "fusion": page_options(),
     }
 
 
@@ -380,7 +528,7 @@ def _summary(report, runs) -> str:
     return text
 
 
-def _rows(report, comparison) -> list:
+def _rows(report, two) -> list:
     runs, labels = report["runs"], report["measures"]
     qids = sorted(set().union(*(run["per_query"] for run in runs)))
     rows = []
@@ -389,7 +537,7 @@ def _rows(report, comparison) -> list:
         for run in runs:
             scores = run["per_query"].get(qid)
             cells += [_cell(scores[m]) if scores else {"raw": None, "text": DASH} for m in labels]
-        if comparison:
+        if two:
             for m in labels:
                 delta = report["comparison"]["metrics"][m]["per_query"].get(qid)
                 cells.append(_cell(delta, signed=True))
@@ -397,8 +545,14 @@ def _rows(report, comparison) -> list:
     return rows
 
 
-def _comparison(report, labels) -> dict:
-    data = report["comparison"]
+COMPARISON_COLUMNS = ["Métrica", "Δ media", "IC 95 %", "Ganadas", "Empates", "Perdidas", "p-valor"]
+"""The comparison table's headings (two runs); with more, the Holm-adjusted p-value follows."""
+
+
+def _comparison(data, labels, warned=(), pairs=1, letters=None) -> dict:
+    """One pair of runs compared in detail: ``data`` shaped as the report's ``"comparison"``; ``pairs``: how many
+    pairs Holm's correction spans (1 for two runs: then the table and the reading are the two-run ones);
+    ``letters``: the pair's letters (baseline, candidate) when there are more than two runs."""
     metrics = []
     for label in labels:
         result = data["metrics"][label]
@@ -417,6 +571,11 @@ def _comparison(report, labels) -> dict:
                 },
             }
         )
+        if pairs > 1:
+            metrics[-1]["p_adjusted"] = {
+                "raw": result["p_value_adjusted"],
+                "text": adjusted_text(result["p_value_adjusted"], data["permutations"], pairs, result["p_value_exact"]),
+            }
     first = data["metrics"][labels[0]]
     bars = sorted(first["per_query"].items(), key=lambda item: (-item[1], item[0]))
     largest = max((abs(delta) for _, delta in bars), default=0.0)
@@ -429,9 +588,13 @@ def _comparison(report, labels) -> dict:
             f"{integer(data['resamples'])} remuestreos), consultas ganadas, empatadas y perdidas, y p-valor de la "
             f"prueba de aleatorización pareada: exacto con {EXACT_LIMIT} consultas distintas o menos; si no, estimado con "
             f"{_permutations(data['permutations'])}, ± su error de Monte Carlo"
+            + (f"; y ese p-valor ajustado por Holm sobre los {pairs} pares" if pairs > 1 else "")
         ),
+        "title": f"Comparación de «{data['candidate']}» ({letters[1]}) con «{data['baseline']}» ({letters[0]})"
+        if letters else "Comparación de B con A",
+        "columns": COMPARISON_COLUMNS + (["p ajustado (Holm)"] if pairs > 1 else []),
         "metrics": metrics,
-        "reading": _reading(data, labels, warned_runs(report)),
+        "reading": _reading(data, labels, warned, pairs),
         "chart": {
             "label": f"Δ {labels[0]} por consulta ({data['candidate']} − {data['baseline']})",
             "description": (
@@ -451,13 +614,7 @@ def _comparison(report, labels) -> dict:
     }
 
 
-def _interval(ci95) -> str:
-    """``[lo, hi]`` in Spanish: ``'[+0,033; +0,175]'`` (a semicolon, as the decimal comma asks)."""
-    low, high = (_cell(end, signed=True)["text"] for end in ci95)
-    return f"[{low}; {high}]"
-
-
-def _reading(data, labels, warned=()) -> str:
+def _reading(data, labels, warned=(), pairs=1) -> str:
     """What the comparison shows and what it does not, in plain Spanish (never a verdict).
 
     It opens with the runs some warning concerns, when there are any: the
@@ -509,18 +666,20 @@ def _reading(data, labels, warned=()) -> str:
             f"cambiaría esa media al remuestrear estas {integer(n)} consultas; {side}. No cubre otras "
             "colecciones ni otros juicios."
         )
-    low = [label for label in labels if data["metrics"][label]["p_value"] < ALPHA]
-    high = [label for label in labels if data["metrics"][label]["p_value"] >= ALPHA]
+    key, p = ("p_value", "p") if pairs == 1 else ("p_value_adjusted", "p ajustado")
+    low = [label for label in labels if data["metrics"][label][key] < ALPHA]
+    high = [label for label in labels if data["metrics"][label][key] >= ALPHA]
     alpha = decimal(ALPHA, 2)
+    holm = f" (Holm, sobre los {pairs} pares)" if pairs > 1 else ""
     if low:
         parts.append(
-            f"Para {spanish_list(low)}, p < {alpha}: una diferencia de ese tamaño sería rara si los dos sistemas "
-            "fueran intercambiables en estas consultas."
+            f"Para {spanish_list(low)}, {p} < {alpha}{holm}: una diferencia de ese tamaño sería rara si los dos "
+            "sistemas fueran intercambiables en estas consultas."
         )
     if high:
         parts.append(
-            f"Para {spanish_list(high)}, p ≥ {alpha}: estos datos no permiten distinguir la diferencia del azar, "
-            "lo que no demuestra que los sistemas sean iguales."
+            f"Para {spanish_list(high)}, {p} ≥ {alpha}{holm if not low else ''}: estos datos no permiten distinguir "
+            "la diferencia del azar, lo que no demuestra que los sistemas sean iguales."
         )
     several = f", no corrige por mirar {len(labels)} medidas a la vez," if len(labels) > 1 else ""
     parts.append(

@@ -93,7 +93,7 @@ function sortedRows(column, ascending, limit) {
 }
 
 /**
- * Answer a question about a finished evaluation ("evaluate-rows", "evaluate-detail",
+ * Answer a question about a finished evaluation ("evaluate-rows", "evaluate-detail", "evaluate-pair",
  * "evaluate-download"): only about the one this worker holds; otherwise rows are null and the rest
  * unanswered (the page asked about an evaluation another worker held).
  */
@@ -107,6 +107,8 @@ export function answer(message, post) {
     return;
   } else if (message.type === "evaluate-detail") {
     post("detail", { evaluation, ...JSON.parse(held.bridge.detail(String(message.qid))) });
+  } else if (message.type === "evaluate-pair") {
+    post("pair", { evaluation, ...JSON.parse(held.bridge.pair(message.baseline, message.candidate)) });
   } else if (message.type === "evaluate-download") {
     const saved = JSON.parse(held.bridge.download(message.kind));
     if (saved.ok) post("download", { evaluation, ok: true, name: saved.name, blob: new Blob([saved.text], { type: saved.type }) });
@@ -114,15 +116,21 @@ export function answer(message, post) {
   }
 }
 
+const SLOTS = "ABCDEFGHIJKL"; // raglab_core.runs.inputs.SLOTS: run A, B, … as Python names them
+
 /**
- * Evaluate `request` ({evaluation, qrels, runs, measures, ties, complete}; files as {name, file | text})
- * with `EvaluationBridge` (raglab_core.browser.EvaluationBridge); `post(type, fields)` sends the messages.
+ * Evaluate `request` ({evaluation, qrels, runs, measures, ties, complete, fusion}; files as {name, file |
+ * text}) with `EvaluationBridge` (raglab_core.browser.EvaluationBridge); `post(type, fields)` sends the
+ * messages. With `fusion`, Python asks for the runs it fuses once more when the fused run's turn comes
+ * (they are read again from their File objects, whole: the evaluation keeps no run), fuses them, and
+ * evaluates the fused run as one more.
  */
 export async function evaluate(EvaluationBridge, request, post) {
   const { evaluation } = request;
   if (held.bridge) held.bridge.destroy();
   held = { evaluation: null, rows: [], bridge: null };
-  const items = { qrels: request.qrels, A: request.runs[0], B: request.runs[1] };
+  const items = { qrels: request.qrels };
+  request.runs.forEach((run, index) => (items[SLOTS[index]] = run));
   const files = [request.qrels, ...request.runs];
   const bridge = EvaluationBridge(
     JSON.stringify({
@@ -133,6 +141,7 @@ export async function evaluate(EvaluationBridge, request, post) {
       runs: request.runs.map((run) => run.name),
       sizes: files.map((item) => (item.file ? item.file.size : item.text.length)),
       files: files.map((item) => Boolean(item.file)),
+      fusion: request.fusion || null,
     }),
     (fraction, text) => post("eval-progress", { evaluation, fraction, text })
   );

@@ -11,7 +11,9 @@
   const panel = document.querySelector('[data-panel="data"]');
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.data.words; // raglab_core.words.data_panel_words: every sentence of this file
-  const SLOTS = ["qrels", "run-a", "run-b"];
+  const LETTERS = "abcdefghijkl".slice(0, config.data.max_runs).split(""); // the runs' slots, as ranx letters them
+  const RUN_SLOTS = LETTERS.map((letter) => `run-${letter}`);
+  const SLOTS = ["qrels", ...RUN_SLOTS];
   const chosen = {}; // slot -> {name, file} | {name, text}
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-panel-output="${name}"]`);
@@ -24,7 +26,14 @@
     measures: $('[data-setting="measures"]'),
     ties: $('[data-setting="ties"]'),
     complete: $('[data-setting="complete"]'),
+    fuseMethod: $('[data-setting="fuse-method"]'),
+    fuseNorm: $('[data-setting="fuse-norm"]'),
+    fuseK: $('[data-setting="fuse-k"]'),
+    fuseWeights: $('[data-setting="fuse-weights"]'),
+    baseline: $('[data-setting="baseline"]'),
+    candidate: $('[data-setting="candidate"]'),
   }; // no name: not the lab's controls
+  const fuseSources = Array.from(panel.querySelectorAll("[data-fuse-source]"));
   const progressBox = $("[data-data-progress]");
   const progressBar = progressBox.querySelector("progress");
   const buttons = {
@@ -33,6 +42,10 @@
     cancel: $('[data-action="cancel"]'),
     downloadJson: $('[data-action="download-json"]'),
     downloadCsv: $('[data-action="download-csv"]'),
+    downloadFused: $('[data-action="download-fused"]'),
+    addRun: $('[data-action="add-run"]'),
+    fuse: $('[data-action="fuse"]'),
+    unfuse: $('[data-action="unfuse"]'),
   };
   const warningList = $('[data-output="data-warnings"]');
   const detail = out("query-detail");
@@ -40,6 +53,7 @@
   let busy = false; // an evaluation runs, or the sample files load: no second one starts
   let evaluation = 0; // the id of the latest evaluation: every message about one carries it
   let lastRequestKey = "";
+  let fusing = false; // «Fusionar» was pressed: the fused run is evaluated with the others until «Quitar»
 
   const fill = (template, name) => template.replace("{name}", name);
 
@@ -63,8 +77,24 @@
           ? fill(WORDS.chosen_sample, item.name)
           : WORDS.chosen_text;
     $(`[data-slot-status="${slot}"]`).textContent = said;
+    if (item) reveal(slot);
+    const source = $(`[data-fuse-source-for="${slot}"]`);
+    if (source) source.hidden = !item;
     markStale();
   }
+
+  /** Show a run's slot (a file set on a hidden one, or «Añadir run»); the button goes once all are shown. */
+  function reveal(slot) {
+    $(`[data-slot="${slot}"]`).hidden = false;
+    buttons.addRun.hidden = RUN_SLOTS.every((name) => !$(`[data-slot="${name}"]`).hidden);
+  }
+
+  buttons.addRun.addEventListener("click", () => {
+    const next = RUN_SLOTS.find((name) => $(`[data-slot="${name}"]`).hidden);
+    if (!next) return;
+    reveal(next);
+    $(`[data-pick-for="${next}"]`).focus(); // the new slot's own button: the keyboard goes on from there
+  });
 
   for (const slot of SLOTS) {
     const input = $(`[data-file-for="${slot}"]`);
@@ -104,7 +134,7 @@
           return { name: url.split("/").pop(), text: await response.text(), sample: true };
         })
       );
-      SLOTS.forEach((slot, index) => choose(slot, texts[index] || null));
+      SLOTS.forEach((slot, index) => (texts[index] || chosen[slot]) && choose(slot, texts[index] || null));
     } catch (error) {
       console.error("raglab: sample", error);
       fail(WORDS.sample_failed);
@@ -116,12 +146,27 @@
 
   // --- evaluating ----------------------------------------------------------------------------
 
+  /** The fusion the page asks for (raglab_core.runs.fused.fusion_settings reads and checks it). */
+  function fusionRequest() {
+    const runs = fuseSources
+      .filter((box) => box.checked && chosen[RUN_SLOTS[Number(box.dataset.fuseSource)]])
+      .map((box) => Number(box.dataset.fuseSource));
+    return {
+      runs,
+      method: settings.fuseMethod.value,
+      norm: settings.fuseNorm.value,
+      k: settings.fuseK.value,
+      weights: settings.fuseWeights.value,
+    };
+  }
+
   function requestKey() {
     return JSON.stringify([
       settings.measures.value,
       settings.ties.value,
       settings.complete.checked,
       SLOTS.map((slot) => chosen[slot] || null),
+      fusing ? fusionRequest() : null,
     ]);
   }
 
@@ -135,12 +180,34 @@
   settings.measures.addEventListener("input", markStale);
   settings.ties.addEventListener("change", markStale);
   settings.complete.addEventListener("change", markStale);
+  for (const control of [settings.fuseNorm, settings.fuseK, settings.fuseWeights, ...fuseSources]) {
+    control.addEventListener(control.tagName === "INPUT" && control.type === "text" ? "input" : "change", markStale);
+  }
+
+  /** Only the chosen method's parameter is shown: RRF's k, or WSUM's weights. */
+  function showFuseParams() {
+    for (const row of panel.querySelectorAll("[data-fuse-param]")) row.hidden = row.dataset.fuseParam !== settings.fuseMethod.value;
+  }
+  settings.fuseMethod.addEventListener("change", () => {
+    showFuseParams();
+    markStale();
+  });
+  showFuseParams();
 
   /** The controls an error is about (its `field`, and for a file the slot that holds it). */
   function fieldControls(field, slot) {
     if (field === "measures") return [settings.measures];
-    const slots = field === "qrels" ? ["qrels"] : field === "run" ? (slot === "B" ? ["run-b"] : ["run-a"]) : [];
-    return slots.flatMap((name) => [$(`[data-pick-for="${name}"]`), $(`[data-paste-for="${name}"]`)]);
+    const fusion = {
+      "fuse-method": [settings.fuseMethod],
+      "fuse-norm": [settings.fuseNorm],
+      "fuse-k": [settings.fuseK],
+      "fuse-weights": [settings.fuseWeights],
+      "fuse-runs": fuseSources.filter((box) => !box.closest("[hidden]")),
+    }[field];
+    if (fusion) return fusion;
+    const run = slot && RUN_SLOTS.includes(`run-${slot.toLowerCase()}`) ? `run-${slot.toLowerCase()}` : "run-a";
+    const slots = field === "qrels" ? ["qrels"] : field === "run" ? [run] : [];
+    return slots.flatMap((name) => [$(`[data-pick-for="${name}"]`), $(`[data-paste-for="${name}"]`)]).filter(Boolean);
   }
 
   /** Mark the controls of a failed field invalid, described by the message (none: clear every mark). */
@@ -197,7 +264,12 @@
   function clearResult() {
     const result = $("[data-data-result]");
     result.hidden = true;
-    for (const name of ["means-head", "means", "comparison-rows", "per-query-head", "per-query", "chart"]) out(name).replaceChildren();
+    for (const name of ["means-head", "means", "comparison-rows", "per-query-head", "per-query", "chart", "pairs-head", "pairs-rows"]) {
+      out(name).replaceChildren();
+    }
+    out("many").hidden = true;
+    out("fused").textContent = "";
+    buttons.downloadFused.hidden = true;
     warningList.replaceChildren();
     $("[data-data-warnings]").hidden = true;
     out("complete-note").textContent = "";
@@ -208,6 +280,9 @@
     if (busy) return;
     showError("");
     if (!chosen.qrels || !chosen["run-a"]) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
+    const last = RUN_SLOTS.reduce((found, slot, index) => (chosen[slot] ? index : found), 0);
+    const gap = RUN_SLOTS.slice(0, last).findIndex((slot) => !chosen[slot]);
+    if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap].toUpperCase()), [], "run", LETTERS[gap].toUpperCase());
     if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
     if (!worker) {
       worker = window.raglabBoot.spawn();
@@ -222,7 +297,7 @@
     }
     lastRequestKey = requestKey();
     evaluation += 1;
-    const runs = [chosen["run-a"], chosen["run-b"]].filter(Boolean);
+    const runs = RUN_SLOTS.map((slot) => chosen[slot]).filter(Boolean);
     setRunning(true);
     progressBar.removeAttribute("value");
     statusLine.textContent = WORDS.preparing;
@@ -235,6 +310,7 @@
         measures: settings.measures.value,
         ties: settings.ties.value,
         complete: settings.complete.checked,
+        fusion: fusing ? fusionRequest() : null,
       },
     });
   }
@@ -244,11 +320,28 @@
     setRunning(false);
     statusLine.textContent = WORDS.failed;
     showError(message, problems, field, slot);
+    if (field && field.startsWith("fuse-")) setFusing(false); // «Evaluar» works again without it
     if (field === "measures") settings.measures.focus();
     else errorBox.focus();
   }
 
+  function setFusing(on) {
+    fusing = on;
+    buttons.unfuse.hidden = !on;
+  }
+
   buttons.evaluate.addEventListener("click", evaluate);
+  buttons.fuse.addEventListener("click", () => {
+    if (busy) return;
+    setFusing(true);
+    evaluate();
+  });
+  buttons.unfuse.addEventListener("click", () => {
+    if (busy) return;
+    setFusing(false);
+    buttons.fuse.focus(); // «Quitar» hides itself
+    if (!$("[data-data-result]").hidden) evaluate();
+  });
   buttons.cancel.addEventListener("click", () => {
     if (!busy) return;
     dropWorker(); // the only way to stop Python mid-run; the next evaluation starts a new one
@@ -278,6 +371,10 @@
       if (onRows) onRows(message);
     } else if (message.type === "detail") {
       if (message.ok) showDetail(message.detail);
+    } else if (message.type === "pair") {
+      out("pair-error").textContent = message.ok ? "" : message.message;
+      out("comparison").hidden = !message.ok;
+      if (message.ok) showComparison(message.comparison);
     } else if (message.type === "download") {
       if (message.ok) save(message.blob, message.name);
     } else if (message.type === "error") {
@@ -305,24 +402,93 @@
     const head = el("tr");
     for (const label of view.means_columns) head.append(el("th", { scope: "col" }, label));
     out("means-head").replaceChildren(head);
+    out("means-caption").textContent = view.means_caption;
     out("means").replaceChildren(
       ...view.means.map((run) => {
-        const row = el("tr");
-        row.append(el("th", { scope: "row" }, run.name), el("td", {}, run.queries_text));
-        for (const cell of run.cells) row.append(el("td", { "data-raw": cell.raw ?? "" }, cell.text));
+        const row = el("tr", run.letter ? { "data-run": run.letter } : {});
+        const name = el("th", { scope: "row" });
+        if (run.letter) name.append(el("span", { class: "run-letter" }, run.letter), " ");
+        name.append(run.name);
+        row.append(name, el("td", {}, run.queries_text));
+        for (const cell of run.cells) {
+          const td = el("td", { "data-raw": cell.raw ?? "" }, cell.text);
+          // ranx's marks: the letters of the runs this one beats, and the same said in words for screen readers
+          if (cell.beats) {
+            td.dataset.beats = cell.beats;
+            td.append(el("sup", { class: "beats", "aria-hidden": "true" }, cell.beats), el("span", { class: "visually-hidden" }, ` (${cell.beats_text})`));
+          }
+          row.append(td);
+        }
         return row;
       })
     );
 
+    out("fused").textContent = view.fused ? view.fused.description : "";
+    buttons.downloadFused.hidden = !view.fused;
+    out("many").hidden = !view.many;
+    if (view.many) showMany(view.many);
     const comparison = out("comparison");
     comparison.hidden = !view.comparison;
     if (view.comparison) showComparison(view.comparison);
     showPerQuery(view.columns, view.per_query_caption, id, done);
   }
 
+  /** Three runs or more: every pair (one row each, a cell per measure with its raw numbers), the readings,
+   * and the pickers of the pair shown in detail below (a and b first). */
+  function showMany(many) {
+    out("many-reading").textContent = many.reading;
+    out("overlap-reading").textContent = many.overlap_reading;
+    out("pairs-caption").textContent = many.pairs_caption;
+    const head = el("tr");
+    for (const label of many.pairs_columns) head.append(el("th", { scope: "col" }, label));
+    out("pairs-head").replaceChildren(head);
+    out("pairs-rows").replaceChildren(
+      ...many.pairs.map((pair) => {
+        const row = el("tr", { "data-pair": pair.pair });
+        const name = el("th", { scope: "row", title: pair.names });
+        name.append(pair.label, el("span", { class: "visually-hidden" }, ` (${pair.names})`));
+        row.append(name);
+        for (const cell of pair.cells) {
+          const td = el("td", {
+            "data-measure": cell.measure,
+            "data-mean-delta": cell.mean_delta,
+            "data-p-value": cell.p_value,
+            "data-p-adjusted": cell.p_adjusted,
+            "data-significant": String(cell.significant),
+          });
+          td.append(el("span", { class: "pair-delta" }, cell.delta_text), " ", el("span", { class: "pair-p" }, cell.p_text));
+          row.append(td);
+        }
+        row.append(
+          el("td", { "data-overlap": "jaccard@10", "data-raw": pair.jaccard.raw ?? "" }, pair.jaccard.text),
+          el("td", { "data-overlap": "rbo", "data-raw": pair.rbo.raw ?? "" }, pair.rbo.text)
+        );
+        return row;
+      })
+    );
+    out("pair-hint").textContent = many.pair_hint;
+    out("pair-error").textContent = "";
+    for (const [select, chosenIndex] of [[settings.baseline, 0], [settings.candidate, 1]]) {
+      select.replaceChildren(...many.options.map((text, index) => el("option", { value: String(index) }, text)));
+      select.value = String(chosenIndex);
+    }
+  }
+
+  for (const select of [settings.baseline, settings.candidate]) {
+    select.addEventListener("change", () => {
+      if (!worker || busy) return;
+      worker.postMessage({ type: "evaluate-pair", evaluation, baseline: Number(settings.baseline.value),
+                           candidate: Number(settings.candidate.value) });
+    });
+  }
+
   function showComparison(comparison) {
+    out("comparison-title").textContent = comparison.title;
     out("comparison-caption").textContent = comparison.caption;
     out("reading").textContent = comparison.reading;
+    const head = el("tr");
+    for (const label of comparison.columns) head.append(el("th", { scope: "col" }, label));
+    out("comparison-head").replaceChildren(head);
     out("comparison-rows").replaceChildren(
       ...comparison.metrics.map((metric) => {
         const row = el("tr");
@@ -333,6 +499,7 @@
           ...metric.counts_text.map((text) => el("td", {}, text)),
           el("td", { "data-raw": metric.p_value.raw }, metric.p_value.text)
         );
+        if (metric.p_adjusted) row.append(el("td", { "data-raw": metric.p_adjusted.raw, "data-p-adjusted": "" }, metric.p_adjusted.text));
         return row;
       })
     );
@@ -453,9 +620,15 @@
   function showDetail(view) {
     detail.querySelector("[data-detail-title]").textContent = view.title;
     detail.querySelector("[data-detail-note]").textContent = view.note;
-    detail.querySelector("[data-detail-runs]").replaceChildren(
+    const columns = detail.querySelector("[data-detail-runs]");
+    // Three runs or more: one row of columns that scrolls sideways (a region the keyboard can scroll).
+    for (const [name, value] of [["data-many", ""], ["tabindex", "0"], ["role", "group"], ["aria-label", view.label]]) {
+      if (view.many) columns.setAttribute(name, value);
+      else columns.removeAttribute(name);
+    }
+    columns.replaceChildren(
       ...view.runs.map((run) => {
-        const column = el("div", { class: "query-detail-run" });
+        const column = el("div", run.letter ? { class: "query-detail-run", "data-run": run.letter } : { class: "query-detail-run" });
         column.append(el("h4", {}, run.caption));
         if (run.empty) column.append(el("p", {}, run.empty));
         const list = el("ol");
@@ -484,7 +657,7 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
-  for (const [button, kind] of [[buttons.downloadJson, "json"], [buttons.downloadCsv, "csv"]]) {
+  for (const [button, kind] of [[buttons.downloadJson, "json"], [buttons.downloadCsv, "csv"], [buttons.downloadFused, "fused"]]) {
     button.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", evaluation, kind }));
   }
 })();

@@ -23,14 +23,17 @@
  *   `ahead`: one lab.js asks for before the user does.
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
  * @typedef {{type: "evaluate", request: {evaluation: number, qrels: DataFile, runs: DataFile[],
- *   measures: string, ties: string}}} EvaluateMessage  «Tus datos» (data.js): `evaluation` is its id.
+ *   measures: string, ties: string, complete: boolean, fusion: (object | null)}}} EvaluateMessage  «Tus
+ *   datos» (data.js): `evaluation` is its id; 1 to 12 runs; `fusion`: raglab_core.runs.fused.fusion_settings.
  * @typedef {{type: "evaluate-rows", evaluation: number, request: number, column: number,
  *   ascending: boolean, limit: number}} EvaluateRowsMessage  The first `limit` per-query rows of that
  *   evaluation, sorted by `column`; `request` numbers the asks of one table.
  * @typedef {{type: "evaluate-detail", evaluation: number, qid: string}} EvaluateDetailMessage  A query's
  *   first documents in each run (raglab_core.runs.panel.query_detail).
- * @typedef {{type: "evaluate-download", evaluation: number, kind: ("json" | "csv")}} EvaluateDownloadMessage
- *   What `eval --json` prints, or the per-query table.
+ * @typedef {{type: "evaluate-pair", evaluation: number, baseline: number, candidate: number}} EvaluatePairMessage
+ *   Two of three runs or more compared in detail (raglab_core.runs.panel.pair_view).
+ * @typedef {{type: "evaluate-download", evaluation: number, kind: ("json" | "csv" | "fused")}} EvaluateDownloadMessage
+ *   What `eval --json` prints, the per-query table, or the fused run as `fuse` prints it.
  *
  * @typedef {{type: "progress", text: string, fraction: number}} ProgressMessage  While Python loads.
  * @typedef {{type: "notice", text: string}} NoticeMessage  A problem the boot recovered from.
@@ -46,6 +49,7 @@
  * @typedef {{type: "rows", evaluation: number, request: number, rows: (object[][] | null)}} RowsMessage
  *   `rows` null: this worker does not hold that evaluation's rows.
  * @typedef {{type: "detail", evaluation: number, ok: boolean, detail?: object}} DetailMessage
+ * @typedef {{type: "pair", evaluation: number, ok: boolean, comparison?: object, message?: string}} PairMessage
  * @typedef {{type: "download", evaluation: number, ok: boolean, name?: string, blob?: Blob,
  *   message?: string}} DownloadMessage  A file to save.
  * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
@@ -566,7 +570,7 @@ self.addEventListener("message", async (event) => {
         detail: String(error && error.stack ? error.stack : error),
       });
     }
-  } else if (message.type === "evaluate-rows" || message.type === "evaluate-detail" || message.type === "evaluate-download") {
+  } else if (["evaluate-rows", "evaluate-detail", "evaluate-pair", "evaluate-download"].includes(message.type)) {
     if (dataPanel) (await dataPanel).answer(message, post); // about a finished evaluation: data-worker.js
 
   } else if (message.type === "compute") {

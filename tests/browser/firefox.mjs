@@ -1,13 +1,17 @@
 // Drive the lab in Firefox (puppeteer-core over WebDriver BiDi) and print what it shows, as JSON.
 //
-//   node tests/browser/firefox.mjs FIREFOX URL
+//   node tests/browser/firefox.mjs FIREFOX URL [DATA]
 //
 // Loads URL, waits for <html data-ready="true">, reads every [data-output][data-value], presses
 // ArrowRight on the k slider, waits for the outputs to change, and reads them again. The Python
 // test (test_firefox.py) compares both readings with raglab_core.compute run in CPython.
+// With DATA (a JSON file: {qrels, runs: [text, …], measures}), it then pastes those texts into «Tus
+// datos», fuses runs a and b (the page's defaults: RRF), and reads the lettered table, the readings and
+// a query's detail, at 390 px wide too.
+import { readFile } from "node:fs/promises";
 import puppeteer from "puppeteer-core";
 
-const [executablePath, url] = process.argv.slice(2);
+const [executablePath, url, dataPath] = process.argv.slice(2);
 // A cold start of Firefox took 25 s on a loaded machine (puppeteer's default wait is 30 s).
 const browser = await puppeteer.launch({ browser: "firefox", executablePath, headless: true, timeout: 120_000 });
 try {
@@ -34,7 +38,54 @@ try {
     before.outputs.precision
   );
   const after = await read();
-  console.log(JSON.stringify({ before, after, problems }));
+  const data = dataPath ? await manyRuns(page, JSON.parse(await readFile(dataPath, "utf8"))) : null;
+  console.log(JSON.stringify({ before, after, data, problems }));
 } finally {
   await browser.close();
+}
+
+async function manyRuns(page, data) {
+  await page.evaluate((data) => {
+    const paste = (slot, text) => {
+      const area = document.querySelector(`[data-paste-for="${slot}"]`);
+      area.value = text;
+      area.dispatchEvent(new Event("input"));
+    };
+    paste("qrels", data.qrels);
+    data.runs.forEach((text, index) => paste(`run-${"abcdefghijkl"[index]}`, text));
+    for (const box of document.querySelectorAll("[data-fuse-source]")) box.checked = Number(box.dataset.fuseSource) < 2;
+    const measures = document.querySelector('[data-setting="measures"]');
+    measures.value = data.measures;
+    measures.dispatchEvent(new Event("input"));
+    document.querySelector('[data-action="fuse"]').click();
+  }, data);
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-panel-output="pairs"] tr[data-pair]').length > 0 &&
+      document.querySelector('[data-panel="data"]').getAttribute("aria-busy") === "false",
+    { timeout: 120_000 }
+  );
+  const shown = await page.evaluate(() => ({
+    names: Array.from(document.querySelectorAll('[data-panel-output="means"] th[scope="row"]'), (th) => th.textContent),
+    means: Array.from(document.querySelectorAll('[data-panel-output="means"] tr'), (row) =>
+      Array.from(row.querySelectorAll("td[data-raw]"), (td) => [Number(td.dataset.raw), td.dataset.beats || ""])),
+    pairs: Array.from(document.querySelectorAll('[data-panel-output="pairs"] tr[data-pair]'), (row) => [
+      row.dataset.pair,
+      Object.fromEntries(Array.from(row.querySelectorAll("[data-measure]"), (cell) => [cell.dataset.measure,
+        [cell.dataset.meanDelta, cell.dataset.pValue, cell.dataset.pAdjusted].map(Number)])),
+    ]),
+    reading: document.querySelector('[data-panel-output="many-reading"]').textContent,
+  }));
+  await page.click('[data-panel-output="per-query"] tr[data-query="q07"] th button');
+  await page.waitForSelector('[data-panel-output="query-detail"]:not([hidden]) .query-detail-run');
+  await page.setViewport({ width: 390, height: 844 });
+  shown.detail = await page.evaluate(() => {
+    const strip = document.querySelector("[data-detail-runs]");
+    return {
+      columns: Array.from(strip.querySelectorAll(".query-detail-run"), (column) =>
+        Array.from(column.querySelectorAll("li"), (li) => li.dataset.doc)),
+      scrolls: strip.scrollWidth > strip.clientWidth,
+      pageWidth: document.documentElement.scrollWidth,
+    };
+  });
+  return shown;
 }

@@ -1,4 +1,5 @@
-"""The lab in a second engine: Firefox ESR boots from the snapshot and computes what CPython computes."""
+"""The lab in a second engine: Firefox ESR boots from the snapshot and computes what CPython computes; and
+«Tus datos» with four runs, a fused one among them, shows the CLI's lettered table (issue 37)."""
 
 import json
 import subprocess
@@ -6,25 +7,35 @@ import subprocess
 import pytest
 
 from raglab_core import compute
+from raglab_core.runs.evaluation import trec_order
+from raglab_core.runs.report import beaten
+from raglab_core.runs.trec import parse_run
 
 from ..conftest import ROOT, load_scenario
 from ..firefox import HOW_TO_GET_ONE, find_firefox
-
-
 from .conftest import OUTPUT_NAMES
+from .test_many_runs import cli
 
 
 def raw_outputs(view, names):
     return {name: view["outputs"][name]["raw"] for name in names}
 
 
-def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url):
+SAMPLE = ROOT / "site_src" / "data" / "sample"
+
+
+def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path):
     firefox = find_firefox()
     if not firefox:
         pytest.fail(HOW_TO_GET_ONE)
+    # «Tus datos» too, in the same page: the sample's two runs pasted, and RRF(a, b) (issue 37).
+    files = [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
+    data = tmp_path / "data.json"
+    data.write_text(json.dumps({"qrels": files[0].read_text(), "runs": [path.read_text() for path in files[1:]],
+                                "measures": "nDCG@10"}))
     result = subprocess.run(
-        ["node", str(ROOT / "tests" / "browser" / "firefox.mjs"), firefox, base_url + "?k=4&umbral=1"],
-        capture_output=True, text=True, timeout=180, cwd=ROOT,
+        ["node", str(ROOT / "tests" / "browser" / "firefox.mjs"), firefox, base_url + "?k=4&umbral=1", str(data)],
+        capture_output=True, text=True, timeout=240, cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     shown = json.loads(result.stdout.strip().splitlines()[-1])
@@ -36,3 +47,21 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url):
     assert shown["after"]["k"] == "5"
     assert shown["after"]["outputs"] == raw_outputs(compute({"scenario": scenario, "k": "5", "umbral": "1"}), names)
     assert shown["problems"] == []
+
+    many = shown["data"]
+    fused = tmp_path / "RRF(a, b)"
+    fused.write_text(cli("fuse", files[1], files[2], "--method", "rrf"))
+    report = json.loads(cli("eval", *files, fused, "--measures", "nDCG@10", "--json"))
+    assert many["names"] == ["a run A (texto pegado)", "b run B (texto pegado)", "c RRF(a, b)"]
+    wins = beaten(report)["nDCG@10"]
+    assert many["means"] == [[[run["mean"]["nDCG@10"], "".join("abc"[j] for j in wins[i])]]
+                             for i, run in enumerate(report["runs"])]
+    assert [pair for pair, _ in many["pairs"]] == ["a-b", "a-c", "b-c"]
+    for (_, cells), compared in zip(many["pairs"], report["comparisons"]):
+        result = compared["metrics"]["nDCG@10"]
+        assert cells == {"nDCG@10": [result["mean_delta"], result["p_value"], result["p_value_adjusted"]]}
+    assert many["reading"].startswith("En nDCG@10, «RRF(a, b)» (c) supera a cada uno de los otros 2 runs")  # beats all
+    assert "el mejor" not in many["reading"]
+    runs = [parse_run(path.read_text()) for path in [*files[1:], fused]]
+    assert many["detail"]["columns"] == [trec_order(run["q07"], 10) for run in runs]
+    assert many["detail"]["scrolls"] and many["detail"]["pageWidth"] <= 390

@@ -1,0 +1,171 @@
+"""«Tus datos» with many runs and a fused one (issue 37): four runs plus RRF(a, b) evaluated in the page give
+the lettered table, the corrected reading, the query detail of five runs, and downloads equal to the CLI's.
+
+One page load: every check runs on the same evaluation (the browser suite's time is counted)."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from raglab_core.runs.evaluation import trec_order
+from raglab_core.runs.report import beaten
+from raglab_core.runs.trec import parse_qrels, parse_run
+
+from ..conftest import ROOT
+from .test_data_panel import evaluated, lab, raw_cells  # noqa: F401 (lab: the fixture)
+
+SAMPLE = ROOT / "site_src" / "data" / "sample"
+MEASURES = "nDCG@10 Judged@10"
+FUSED = "RRF(a, b)"
+
+
+def shaken(source, target, seed):
+    """``source`` with every score moved by a random amount below 0.3: another run, close to it."""
+    draw = random.Random(seed)
+    lines = []
+    for line in source.read_text().splitlines():
+        fields = line.split()
+        fields[4] = repr(float(fields[4]) + draw.random() * 0.3)
+        lines.append(" ".join(fields))
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("many")
+    return [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt",
+            shaken(SAMPLE / "run-bm25.txt", folder / "bm25-ruido.txt", 1),
+            shaken(SAMPLE / "run-densa.txt", folder / "densa-ruido.txt", 2)]
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "raglab_core", *map(str, args)],
+                          capture_output=True, text=True, check=True, cwd=ROOT).stdout
+
+
+def in_background(*commands):
+    """Run CLI commands one after the other in a thread (``command(previous output)`` → argument list), while
+    the page works on the other core; ``.result()`` gives the outputs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def chain():
+        outputs = []
+        for command in commands:
+            outputs.append(cli(*command(outputs)))
+        return outputs
+
+    pool = ThreadPoolExecutor(1)
+    future = pool.submit(chain)
+    pool.shutdown(wait=False)
+    return future
+
+
+def test_four_runs_and_a_fused_one(lab, files, tmp_path):
+    page = lab.page
+    fused_file = tmp_path / FUSED  # what `fuse` prints, and `eval` for the five runs: computed meanwhile
+    expected = in_background(
+        lambda _: ["fuse", files[1], files[2], "--method", "rrf", "--norm", "min-max"],
+        lambda done: fused_file.write_text(done[0]) and ["eval", *files, fused_file, "--measures", MEASURES, "--json"],
+    )
+    # «Añadir run» shows run C and hands it the focus; a file set on a hidden slot (D) shows it too.
+    expect(page.locator('[data-slot="run-c"]')).to_be_hidden()
+    page.click('[data-action="add-run"]')
+    expect(page.locator('[data-slot="run-c"]')).to_be_visible()
+    expect(page.locator('[data-pick-for="run-c"]')).to_be_focused()
+    for slot, path in zip(["qrels", "run-a", "run-b", "run-c", "run-d"], files):
+        page.set_input_files(f'[data-file-for="{slot}"]', str(path))
+    expect(page.locator('[data-slot="run-d"]')).to_be_visible()
+    expect(page.locator('[data-slot="run-e"]')).to_be_hidden()
+    page.fill("#data-measures", MEASURES)
+    # Fuse a and b (RRF, k = 60, the defaults): the fused run joins the evaluation as run e.
+    for letter in "cd":
+        page.locator(f'[data-fuse-source-for="run-{letter}"] input').uncheck()
+    expect(page.locator('[data-setting="fuse-method"]')).to_have_value("rrf")
+    page.click('[data-action="fuse"]')
+    evaluated(page)
+
+    # The fused run's download is what `fuse` prints, named as the page names the run.
+    with page.expect_download() as saving:
+        page.click('[data-action="download-fused"]')
+    assert saving.value.suggested_filename == FUSED
+    fused_text, printed = expected.result()
+    assert saving.value.path().read_text() == fused_text
+    # «Descargar JSON» is what `eval` prints for the five runs, the fused one read from that file.
+    with page.expect_download() as saving:
+        page.click('[data-action="download-json"]')
+    assert saving.value.path().read_text() == printed
+    report = json.loads(printed)
+    names = [run["name"] for run in report["runs"]]
+    assert names[-1] == FUSED
+
+    # The means, lettered: each with the letters of the runs it beats (Holm-adjusted p < 0.05).
+    means = raw_cells(page, '[data-panel-output="means"] tr')
+    assert [[float(v) for v in row] for row in means] == [list(run["mean"].values()) for run in report["runs"]]
+    marks = page.locator('[data-panel-output="means"] tr').evaluate_all(
+        "rows => rows.map(row => Array.from(row.querySelectorAll('td[data-raw]'), td => td.dataset.beats || ''))")
+    wins = beaten(report)
+    assert marks == [["".join("abcde"[j] for j in wins[m][i]) for m in report["measures"]] for i in range(5)]
+    assert any(any(row) for row in marks)  # the test can fail: some run beats another
+
+    # The lettered table: one row per pair, a cell per measure with its raw numbers.
+    shown = page.locator('[data-panel-output="pairs"] tr[data-pair]').evaluate_all("""rows => rows.map(row => [
+        row.dataset.pair,
+        Object.fromEntries(Array.from(row.querySelectorAll('[data-measure]'), cell => [cell.dataset.measure,
+          [cell.dataset.meanDelta, cell.dataset.pValue, cell.dataset.pAdjusted].map(Number)])),
+        ['jaccard@10', 'rbo'].map(name => Number(row.querySelector(`[data-overlap="${name}"]`).dataset.raw))])""")
+    pairs = [f"{a}-{b}" for i, a in enumerate("abcde") for b in "abcde"[i + 1:]]
+    assert [pair for pair, _, _ in shown] == pairs
+    for (_, cells, overlap), compared, expected in zip(shown, report["comparisons"], report["overlap"]):
+        assert cells == {measure: [result["mean_delta"], result["p_value"], result["p_value_adjusted"]]
+                         for measure, result in compared["metrics"].items()}
+        assert overlap == [expected["jaccard@10"], expected["rbo"]]
+
+    # The corrected reading names the runs no other beats, says they are tied, and calls none «el mejor».
+    reading = page.locator('[data-panel-output="many-reading"]').inner_text()
+    leaders = [i for i in range(5) if not any(i in wins["nDCG@10"][j] for j in range(5))]
+    assert len(leaders) > 1  # the sample's case: a statistical tie at the top
+    for i in leaders:
+        assert f"«{names[i]}» ({'abcde'[i]})" in reading.split(":")[0]
+    assert "estadísticamente empatados" in reading and "Holm" in reading
+    assert "el mejor" not in reading and "mejor sistema" not in reading
+    assert "«RRF(a, b)» fusiona «run-bm25.txt» (a) y «run-densa.txt» (b) con RRF (k = 60)" in reading
+    expect(page.locator('[data-panel-output="overlap-reading"]')).to_contain_text("Judged@10, en las medias")
+    expect(page.locator('[data-panel-output="fused"]')).to_contain_text("«RRF(a, b)» fusiona")
+
+    # Any pair in detail: e against b, the per-query strip drawn against the chosen baseline.
+    page.select_option('[data-setting="candidate"]', "4")
+    page.select_option('[data-setting="baseline"]', "1")
+    expect(page.locator('[data-panel-output="comparison-title"]')).to_have_text(
+        "Comparación de «RRF(a, b)» (e) con «run-densa.txt» (b)", timeout=30_000)
+    expect(page.locator('[data-panel-output="chart-label"]')).to_have_text(
+        "Δ nDCG@10 por consulta (RRF(a, b) − run-densa.txt)")
+    adjusted = page.locator('[data-panel-output="comparison-rows"] td[data-p-adjusted]')
+    expect(adjusted).to_have_count(2)
+    assert float(adjusted.first.get_attribute("data-raw")) == report["comparisons"][6]["metrics"]["nDCG@10"]["p_value_adjusted"]
+
+    # The query detail: each run's top 10 side by side, in one row that scrolls sideways on a phone.
+    qrels = parse_qrels(files[0].read_text())
+    runs = [parse_run(path.read_text()) for path in [*files[1:], fused_file]]
+    page.locator('[data-panel-output="per-query"] tr[data-query="q07"] th button').click()
+    detail = page.locator('[data-panel-output="query-detail"]')
+    expect(detail.locator(".query-detail-run")).to_have_count(5)
+    columns = detail.locator(".query-detail-run").evaluate_all(
+        "columns => columns.map(column => Array.from(column.querySelectorAll('li'), li => [li.dataset.doc, li.dataset.grade]))")
+    for column, run in zip(columns, runs):
+        assert [doc for doc, _ in column] == trec_order(run["q07"], 10)
+        assert [grade for _, grade in column] == [str(qrels["q07"].get(doc, "")) for doc, _ in column]
+    from .test_learner import TARGETS
+
+    assert page.evaluate(TARGETS) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(TARGETS) == []
+    strip = detail.locator("[data-detail-runs]")
+    assert strip.evaluate("node => node.scrollWidth > node.clientWidth + 100")  # it scrolls sideways…
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # …and the page does not
+    expect(strip).to_have_attribute("tabindex", "0")  # the keyboard can scroll it
+    assert lab.errors == []
