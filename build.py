@@ -30,7 +30,7 @@ from raglab_site.compression import add_precompressed, compress_ahead, is_precom
 from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import RUNTIME_MODULE, WASM, build_wheel, read_pyodide, runtime_assets
 from raglab_site.snapshot import snapshot_assets
-from raglab_site.templates import MissingAsset, check_no_html_entities, render, template_environment
+from raglab_site.templates import MissingAsset, check_no_html_entities, render, template_environment, unclosed_css_block
 from raglab_site.views import view_table_assets
 
 SRC = ROOT / "site_src"
@@ -146,6 +146,8 @@ def read_inline(directory: Path) -> dict[str, str]:
         if INLINE_FORBIDDEN[suffix].search(text):
             end = "</script" if suffix == ".js" else "</style"
             raise BuildError(directory / name, f"an inline file cannot contain '{end}' or '<!--'")
+        if suffix == ".css" and (line := unclosed_css_block(text)) is not None:
+            raise BuildError(directory / name, "a block opened here is never closed (or a '}' closes nothing)", line)
         inline[name] = text
     return inline
 

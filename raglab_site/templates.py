@@ -67,3 +67,20 @@ def check_no_html_entities(files: dict[str, bytes], templates: Path) -> None:
             line = data.count(b"\n", 0, found.start()) + 1
             raise BuildError(templates, f"dist/{path}:{line} holds the HTML entity {found.group().decode()}: "
                                                 "only HTML templates may be HTML-escaped")
+
+
+def unclosed_css_block(text: str) -> int | None:
+    """The line of the first `{` in a stylesheet that no `}` closes (or of a `}` that closes
+    nothing), or None when every block closes. Comments and quoted strings are skipped. A block
+    left open makes every later rule part of it: the browser drops them without a word."""
+    opened: list[int] = []
+    for match in re.finditer(r"/\*.*?\*/|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|[{}]", text, re.S):
+        token = match.group()
+        line = text.count("\n", 0, match.start()) + 1
+        if token == "{":
+            opened.append(line)
+        elif token == "}":
+            if not opened:
+                return line
+            opened.pop()
+    return opened[0] if opened else None

@@ -205,6 +205,10 @@ BAD_SOURCES = {
         lambda s: (s / "inline/lab.css").write_text("p::after { content: '</style>'; }", "utf-8"),
         "inline/lab.css: an inline file cannot contain '</style' or '<!--'",
     ),
+    "stylesheet with a block never closed": (
+        lambda s: edit(s / "inline/lab.css", ".site-footer {", ".site-footer {\n  .x {"),
+        "a block opened here is never closed",
+    ),
     "missing worker": (lambda s: (s / "static/worker.js").unlink(), "static/worker.js: missing asset"),
     "missing data worker": (lambda s: (s / "static/data-worker.js").unlink(), "static/data-worker.js: missing asset"),
     "invalid scenario": (
