@@ -41,6 +41,13 @@ def compute_json(state_json: str) -> str:
     return json.dumps({"ok": True, "view": view}, allow_nan=False)
 
 
+# The modules only the command line runs, left out of the page's snapshot (and argparse with them:
+# tests/test_layout.py checks that no other module imports them).
+COMMAND_LINE_ONLY = frozenset({
+    "raglab_core.__main__", "raglab_core.runs.cli", "raglab_core.runs.fuse_command", "raglab_core.corpus.cli",
+})
+
+
 def warm_up() -> int:
     """Import everything the page may run and exercise it once; return ``len(sys.modules)``.
 
@@ -58,7 +65,7 @@ def warm_up() -> int:
     import raglab_core
 
     for module in pkgutil.walk_packages(raglab_core.__path__, "raglab_core."):  # subpackages too
-        if module.name != "raglab_core.__main__":
+        if module.name not in COMMAND_LINE_ONLY:
             importlib.import_module(module.name)
     documents = [
         {"id": f"d{i}", "title": f"Documento {i}", "grade": i % 4, "first_stage_score": 1 - i / 10,

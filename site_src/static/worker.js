@@ -176,10 +176,13 @@ let decoderLoaded = null;
 /**
  * The brotli decoder (a wasm module from npm), loaded once, at the boot's start: the runtime's
  * wasm and the snapshot both arrive brotli-compressed, and browsers' DecompressionStream has none.
+ * Its own wasm comes as a gzip copy, which DecompressionStream inflates as it arrives (still
+ * compiled streaming: the Response says application/wasm).
  */
 function brotliDecoder({ module, wasm }) {
-  decoderLoaded ??= import(module).then(async (decoder) => {
-    await decoder.default({ module_or_path: wasm });
+  decoderLoaded ??= Promise.all([import(module), fetchOk(wasm)]).then(async ([decoder, gzipped]) => {
+    const inflated = gzipped.body.pipeThrough(new DecompressionStream("gzip"));
+    await decoder.default({ module_or_path: new Response(inflated, { headers: { "Content-Type": "application/wasm" } }) });
     return decoder;
   });
   return decoderLoaded;
