@@ -351,7 +351,9 @@ class CorpusSession:
         entry = config_json(result, sorted(result.per_query))
         self.results.append(result)
         self.entries.append(entry)
-        return config_row(entry, self.prepared.corpus.tokens, settings.cuts)
+        row = config_row(entry, self.prepared.corpus.tokens, settings.cuts)
+        row["columns"] = table_columns([item["measure"] for item in row["cells"]])
+        return row
 
     def finish(self) -> dict:
         """Compare each configuration with the baseline and answer the panel (:func:`panel_view`)."""
@@ -467,6 +469,11 @@ def shown_measures(names, cuts) -> list:
     return [name for name in evidence if name in names] + others
 
 
+def table_columns(measures) -> list:
+    """The table's headings: the configuration, its footprint, then each shown measure."""
+    return ["Configuración", "Chunks", "Tokens indexados", "Duplicación", *measures]
+
+
 def lead_measure(names, cuts) -> str:
     """The measure the plot and the reading start from: EvidenceRecall at the largest cut up to 5.
 
@@ -541,7 +548,7 @@ def panel_view(data: dict, cuts) -> dict:
     return {
         "summary": summary,
         "warnings": [{"code": w["code"], "text": _notice(w).render("es")} for w in data["warnings"]],
-        "columns": ["Configuración", "Chunks", "Tokens indexados", "Duplicación", *measures],
+        "columns": table_columns(measures),
         "caption": (
             f"Media de cada medida sobre las consultas con evidencia y, debajo, su intervalo de confianza del 95 % "
             f"(bootstrap, {integer(RESAMPLES)} remuestreos). ▲ o ▼: difiere de la línea base ({data['baseline']}) con "
