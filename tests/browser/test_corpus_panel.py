@@ -40,7 +40,7 @@ def measured(page):
     expect(page.locator("[data-corpus-status]")).to_have_text("Medición terminada.", timeout=120_000)
 
 
-def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_json):
+def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_json, base_url):
     page = lab.page
     panel = page.locator('[data-panel="corpus"]')
     page.fill('[data-setting="sweep"]', SWEEP)
@@ -52,12 +52,14 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
       new MutationObserver(() => window.__progress.push(status.textContent))
         .observe(status, {childList: true, characterData: true, subtree: true}); }""")
     requests = []
-    page.context.on("request", lambda request: requests.append(request.url))
+    page.context.on("request", lambda request: requests.append((request.method, request.url)))
     page.click('[data-action="corpus-sample"]')
     measured(page)
-    # Only the sample's two files were requested: the corpus code and the measurement ask for nothing else.
-    assert sorted(url.rsplit("/", 1)[-1] for url in requests if "favicon" not in url) == [
-        "questions_df.csv", "state_of_the_union.md"]
+    # Nothing is uploaded and nothing leaves the page's origin: the sample, the worker's files, its corpus code.
+    assert requests and all(method == "GET" and url.startswith(base_url) for method, url in requests), requests
+    names = {url.rsplit("/", 1)[-1].split("?")[0] for _, url in requests}
+    assert {"questions_df.csv", "state_of_the_union.md"} <= names
+    assert any(name.startswith("corpus-worker.") for name in names)
     assert page.evaluate("window.__rows")[:3] == [1, 2, 3]  # one row at a time, as each configuration ends
     progress = page.evaluate("window.__progress")
     assert "Troceando el corpus en tokens…" in progress
