@@ -414,7 +414,7 @@
   // --- one query in detail --------------------------------------------------------------------------
 
   function clearDetail() {
-    for (const name of ["query", "no-spans"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).textContent = "";
+    for (const name of ["query", "spanless"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).textContent = "";
     for (const name of ["spans", "columns"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).replaceChildren();
   }
 
@@ -433,7 +433,7 @@
   function showDetail(detail) {
     const part = (name) => detailBox.querySelector(`[data-corpus-detail="${name}"]`);
     part("query").textContent = `${detail.title}: ${detail.query}`;
-    part("no-spans").textContent = detail.no_spans;
+    part("spanless").textContent = detail.no_spans;
     part("spans").replaceChildren(
       ...detail.spans.map((span) => {
         const item = el("li", { "data-span": span.number });
