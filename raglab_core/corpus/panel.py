@@ -10,10 +10,11 @@ same readers as ``python -m raglab_core chunks``. Then:
 1. :meth:`CorpusSession.prepare` tokenizes the corpus once
    (:func:`~raglab_core.corpus.evaluate.prepare`);
 2. each :meth:`CorpusSession.step` measures one configuration ``C:O``
-   (:func:`~raglab_core.corpus.evaluate.evaluate_config`) with its 95 %
-   intervals (:func:`~raglab_core.corpus.sweep.config_json`) and answers its
-   table row, so that rows appear as each configuration ends;
-3. :meth:`CorpusSession.finish` compares each configuration with the
+   (:func:`~raglab_core.corpus.evaluate.evaluate_config`) and answers its
+   table row (footprint and means), so that rows appear as each
+   configuration ends;
+3. :meth:`CorpusSession.finish` adds each configuration's 95 % intervals
+   (:func:`~raglab_core.corpus.sweep.config_json`), compares each with the
    baseline (:func:`~raglab_core.corpus.sweep.report`, Holm over the
    comparisons of each measure) and answers the whole panel: the rows with
    their comparison, the warnings, the plot of quality against indexed tokens
@@ -328,7 +329,7 @@ class CorpusSession:
         if index >= len(configs):
             return None
         settings, prepared = self.settings, self.prepared
-        share = 0.9 / len(configs)
+        share = 0.45 / len(configs)
         start = 0.05 + share * index
         if self.byo:
             self.progress(start, f"Midiendo tus chunks con tu run «{self.names['run']}»…")
@@ -346,11 +347,11 @@ class CorpusSession:
 
             result = evaluate_config(prepared, chunk, overlap, settings.k1, settings.b, settings.depth, settings.cuts,
                                      progress=told)
-        self.progress(start + share * 0.85, f"Intervalos de confianza de {result.name} "
-                                            f"({integer(RESAMPLES)} remuestreos)…")
-        entry = config_json(result, sorted(result.per_query))
         self.results.append(result)
-        self.entries.append(entry)
+        entry = {"name": result.name, "chunks": result.footprint.chunks,
+                 "indexed_tokens": result.footprint.indexed_tokens,
+                 "duplicated_tokens": result.footprint.duplicated_tokens,
+                 "mean": {name: result.mean.get(name, 0.0) for name in result.names}, "ci95": {}}
         row = config_row(entry, self.prepared.corpus.tokens, settings.cuts)
         row["columns"] = table_columns([item["measure"] for item in row["cells"]])
         return row
@@ -361,22 +362,26 @@ class CorpusSession:
             pass
         results = self.results
         baseline = 0 if self.byo else self.settings.baseline
-        same = all(sorted(result.per_query) == report_queries(results) for result in results)
+        queries = report_queries(results)
+        for number, result in enumerate(results):  # as report() makes them, one configuration at a time
+            self.progress(0.5 + 0.3 * number / len(results),
+                          f"Intervalos de confianza de {result.name} ({integer(RESAMPLES)} remuestreos)…")
+            self.entries.append(config_json(result, queries))
         pairs = len(results) - 1
         base = results[baseline].name
 
         def compared(index, name, pair, total):
             if name is not None:
-                self.progress(0.95 + 0.05 * pair_number(pair) / max(total, 1),
+                self.progress(0.8 + 0.2 * pair_number(pair) / max(total, 1),
                               f"Comparando {results[pair[1]].name} con {base} (línea base): {name}…")
 
         def pair_number(pair):
             return pair[1] - (pair[1] > baseline)
 
         if pairs:
-            self.progress(0.95, f"Comparando cada configuración con {base} (línea base)…")
+            self.progress(0.8, f"Comparando cada configuración con {base} (línea base)…")
         self.data = report(self.prepared, results, baseline, self.settings.k1, self.settings.b, self.settings.depth,
-                           configs=self.entries if same else None, progress=compared)
+                           configs=self.entries, progress=compared)
         return panel_view(self.data, self.settings.cuts)
 
     # --- once finished ----------------------------------------------------------------------------
@@ -582,7 +587,7 @@ def report_queries_of(data: dict) -> list:
 # --- the plot: quality against indexed tokens ----------------------------------------------------------
 
 WIDTH, HEIGHT = 600, 320
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 44
+LEFT, RIGHT, TOP, BOTTOM = 56, 36, 16, 44
 
 
 def nice_step(largest: float) -> float:
