@@ -58,6 +58,7 @@ def main() -> int:
                 page.wait_for_selector("html[data-ready=true]", timeout=120_000)
                 results.append(page.evaluate(TIMING))
                 if args.screenshot and len(results) == args.runs:
+                    page.wait_for_selector('[data-corpus-detail="columns"] .query-detail-run')
                     page.locator('[data-panel="corpus"]').screenshot(path=str(args.screenshot))
                 page.close()
             browser.close()

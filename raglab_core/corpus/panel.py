@@ -635,17 +635,20 @@ def plot(data: dict, measure: str) -> dict:
         points.append({
             "name": entry["name"], "baseline": entry["name"] == data["baseline"],
             "cx": x(entry["indexed_tokens"]), "cy": y(mean), "y1": y(low), "y2": y(high),
-            "label_x": 0, "label_anchor": "start",
+            "label_x": 0, "label_y": 0, "label_anchor": "start",
             "text": (f"{entry['name']}: {integer(entry['indexed_tokens'])} tokens indexados, {measure} "
                      f"{decimal(mean)} (IC 95 % {decimal(low)}–{decimal(high)})"),
         })
-    placed = []
+    placed = []  # labels beside their points, right of them where they fit, moved down past a label in the way
     for point in sorted(points, key=lambda point: (point["cx"], point["cy"])):
-        crowded = any(abs(other["cx"] - point["cx"]) < 60 and abs(other["cy"] - point["cy"]) < 14
-                      and other["label_anchor"] == "start" for other in placed)
-        right = point["cx"] < WIDTH - RIGHT - 70 and not crowded
+        right = point["cx"] < WIDTH - RIGHT - 70
         point["label_x"] = round(point["cx"] + (8 if right else -8), 2)
         point["label_anchor"] = "start" if right else "end"
+        label_y = point["cy"] + 4
+        while any(abs(other["label_x"] - point["label_x"]) < 70 and abs(other["label_y"] - label_y) < 12
+                  and other["label_anchor"] == point["label_anchor"] for other in placed):
+            label_y += 12
+        point["label_y"] = round(label_y, 2)
         placed.append(point)
     values = "; ".join(point["text"] for point in points)
     return {

@@ -403,7 +403,7 @@
         svg("title", {}, point.text),
         svg("line", { x1: point.cx, x2: point.cx, y1: point.y1, y2: point.y2, class: "interval" }),
         svg("circle", { cx: point.cx, cy: point.cy, r: 4.5 }),
-        svg("text", { x: point.label_x, y: point.cy + 4, "text-anchor": point.label_anchor, class: "name" }, point.name)
+        svg("text", { x: point.label_x, y: point.label_y, "text-anchor": point.label_anchor, class: "name" }, point.name)
       );
       parts.push(group);
     }
