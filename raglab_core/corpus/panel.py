@@ -816,9 +816,10 @@ def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
                    if d == doc and s < end and start < e and n not in whole]
             said = []
             if whole:
-                said.append(f"contiene entera la evidencia {spanish_list(map(str, whole))}")
+                said.append(f"contiene entera{'s las evidencias' if len(whole) > 1 else ' la evidencia'} "
+                            f"{spanish_list(map(str, whole))}")
             if cut:
-                said.append(f"corta la evidencia {spanish_list(map(str, cut))}")
+                said.append(f"corta {'las evidencias' if len(cut) > 1 else 'la evidencia'} {spanish_list(map(str, cut))}")
             chunks.append({
                 "rank": rank, "id": chunk_id, "score": decimal(score, 3),
                 "whole": whole, "cut": cut,

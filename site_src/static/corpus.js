@@ -293,8 +293,8 @@
       out("rows").append(row(message.row));
     } else if (message.type === "corpus-done") {
       if (message.ok) {
+        setRunning(false); // first: the panel asks the worker for its first query's detail
         show(message.panel);
-        setRunning(false);
         statusLine.textContent = WORDS.done;
       } else {
         if (message.detail) console.error("raglab: corpus", message.detail);

@@ -101,7 +101,8 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
     assert len(lines) == data["configs"][1]["chunks"]
     assert json.loads(lines[0])["chunk_id"] == "state_of_the_union.md#0"
 
-    # A query in detail: its evidence, and two configurations' first chunks side by side.
+    # A query in detail: the first one is shown at once; another, on choosing it.
+    expect(panel.locator('[data-corpus-detail="query"]')).to_contain_text("Consulta «0»")
     page.select_option('[data-setting="corpus-query"]', "5")
     detail = panel.locator('[data-corpus-output="detail"]')
     expect(detail.locator('[data-corpus-detail="query"]')).to_contain_text("Consulta «5»")
