@@ -26,6 +26,7 @@ from markupsafe import Markup
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
 from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
+from raglab_site.corpus_site import corpus_config
 from raglab_site.compression import add_precompressed, compress_ahead, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import RUNTIME_MODULE, WASM, build_wheel, read_pyodide, runtime_assets
@@ -222,12 +223,14 @@ def make_site() -> dict[str, bytes]:
         files[f"data/sample/{path.name}"] = path.read_bytes()
         samples[path.stem] = f"data/sample/{path.name}"
 
-    for name, what in (("worker.js", "the page's Python worker"), ("data-worker.js", "the worker's «Tus datos» code")):
+    for name, what in (("worker.js", "the page's Python worker"), ("data-worker.js", "the worker's «Tus datos» code"),
+                       ("corpus-worker.js", "the worker's «Tu corpus» code")):
         if name not in assets:  # named by no template, only by the page's configuration
             raise BuildError(SRC / "static" / name, f"missing asset: {what}")
     lab_config = {
         "worker": assets["worker.js"]["url"],
         "dataWorker": assets["data-worker.js"]["url"],  # the «Tus datos» code, imported by the worker when asked
+        "corpusWorker": assets["corpus-worker.js"]["url"],  # the «Tu corpus» code, likewise
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         **runtime_entries,  # "wasm" and "decoder"
@@ -240,6 +243,7 @@ def make_site() -> dict[str, bytes]:
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
         "data": panel.page_settings(),  # its default measures, rows drawn and sentences
+        "corpus": corpus_config(SRC / "data" / "corpus", files),  # «Tu corpus»: settings, words, sample
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
