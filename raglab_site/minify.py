@@ -1,10 +1,9 @@
 """The page's own scripts and stylesheet as dist/ ships them: comments and whitespace taken out by
 esbuild (npm, pinned in package.json), nothing renamed, so a stack trace still names our functions.
 
-A host that does not compress sends every byte of them: 132 kB of the page's scripts and
-stylesheet became 74 kB (docs/performance.md, «Current figures»). The sources keep their
-comments; the build checks them (inline files, stylesheet blocks) before this step, so its errors
-name the source's lines.
+A host that does not compress sends every byte of them (what this saves: docs/performance.md,
+«The runtime's wasm, decoded by the page»). The sources keep their comments; the build checks
+them (inline files, stylesheet blocks) before this step, so its errors name the source's lines.
 """
 
 from __future__ import annotations
