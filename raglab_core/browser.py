@@ -48,6 +48,37 @@ COMMAND_LINE_ONLY = frozenset({
 })
 
 
+# «Tu corpus»'s Python is not in the page's snapshot: the worker adds it from the core's wheel on the
+# first measurement (add_on_first_use). The standard library modules it needs must be in the
+# snapshot, which restores with no standard library archive (tests/test_layout.py checks this list
+# against what exercise_corpus imports, and add_on_first_use's own).
+ON_FIRST_USE = "raglab_core.corpus"
+ON_FIRST_USE_NEEDS = ("array", "csv", "hashlib", "heapq", "io", "site", "zipfile")
+
+
+def add_on_first_use(wheel, expected_sha256: str, site_packages: str | None = None) -> int:
+    """Unpack ON_FIRST_USE's files from the core's wheel (bytes, or a Pyodide buffer) into
+    site-packages after checking its SHA-256; return how many files. Its directory finders are
+    dropped so that the import system lists site-packages afresh (importlib.invalidate_caches()
+    would import importlib.metadata, which the snapshot does not hold)."""
+    import hashlib
+    import io
+    import site
+    import sys
+    import zipfile
+
+    data = bytes(wheel.to_py()) if hasattr(wheel, "to_py") else bytes(wheel)
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected_sha256:
+        raise ValueError(f"wheel SHA-256 {actual} != expected {expected_sha256}")
+    prefix = ON_FIRST_USE.replace(".", "/") + "/"
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    members = [name for name in archive.namelist() if name.startswith(prefix)]
+    archive.extractall(site_packages or site.getsitepackages()[0], members)
+    sys.path_importer_cache.clear()
+    return len(members)
+
+
 def warm_up() -> int:
     """Import everything the page may run and exercise it once; return ``len(sys.modules)``.
 
@@ -64,9 +95,18 @@ def warm_up() -> int:
 
     import raglab_core
 
-    for module in pkgutil.walk_packages(raglab_core.__path__, "raglab_core."):  # subpackages too
-        if module.name not in COMMAND_LINE_ONLY:
-            importlib.import_module(module.name)
+    # Every module, subpackages' too (not pkgutil.walk_packages: it imports each package it walks).
+    packages = [raglab_core]
+    while packages:
+        package = packages.pop()
+        for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            if module.name in COMMAND_LINE_ONLY or module.name == ON_FIRST_USE:
+                continue
+            imported = importlib.import_module(module.name)
+            if module.ispkg:
+                packages.append(imported)
+    for name in ON_FIRST_USE_NEEDS:
+        importlib.import_module(name)
     documents = [
         {"id": f"d{i}", "title": f"Documento {i}", "grade": i % 4, "first_stage_score": 1 - i / 10,
          "reranker_score": (i * 7 % 10) / 10}
@@ -115,7 +155,12 @@ def warm_up() -> int:
         session.feed(texts[slot], len(texts[slot])), session.end()
     session.finish(), session.pair(2, 0), session.pair(1, 1), session.detail("q1")
     session.download("json"), session.download("csv"), session.download("fused")
-    # «Tu corpus»: two configurations of a two-document corpus, a query in detail, the downloads.
+    return len(sys.modules)
+
+
+def exercise_corpus() -> None:
+    """Run «Tu corpus» once, on two configurations of a two-document corpus: a query in detail, the
+    downloads. (tests/test_layout.py runs it after :func:`warm_up` to find what it imports.)"""
     corpus = CorpusBridge(json.dumps({"corpus": ["c.jsonl"], "queries": "q.tsv", "evidence": "s.jsonl",
                                       "sweep": "2:0 3:1", "at": "1,2"}), lambda fraction, text: None)
     texts = {"corpus/0": '{"_id": "d", "title": "Gatos", "text": "el gato duerme en la alfombra"}\n{"_id": "e", "text": "x"}',
@@ -127,7 +172,6 @@ def warm_up() -> int:
         pass
     corpus.finish(), corpus.detail("q1", 0, 1), corpus.download("json"), corpus.download("chunks", 1)
     corpus.download("chunk-run", 0), corpus.download("document-run", 1)
-    return len(sys.modules)
 
 
 def _failure(error, slot=None) -> str:

@@ -99,3 +99,42 @@ def test_the_page_imports_nothing_only_the_command_line_runs():
               "print(sorted(set(sys.modules) & (b.COMMAND_LINE_ONLY | {'argparse'})))")
     out = subprocess.run([sys.executable, "-c", script], cwd=CORE.parent, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_corpus_code_added_on_first_use_needs_nothing_the_snapshot_lacks(tmp_path):
+    """«Tu corpus»'s Python is left out of the snapshot and added from the wheel when first used
+    (browser.add_on_first_use): after warm_up, running it imports only its own modules, since the
+    restored page has no standard library archive to import others from."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, raglab_core.browser as b\n"
+        "b.warm_up()\n"
+        "before = set(sys.modules)\n"
+        "assert not any(m.startswith(b.ON_FIRST_USE) for m in before), 'in the snapshot'\n"
+        "b.exercise_corpus()\n"
+        "print(sorted(m for m in set(sys.modules) - before if not m.startswith(b.ON_FIRST_USE + '.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=CORE.parent, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() in ("[]", "['raglab_core.corpus']"), out.stdout
+
+
+def test_add_on_first_use_unpacks_only_the_corpus_package_after_checking_the_wheel(tmp_path):
+    import hashlib
+    import io
+    import zipfile
+
+    from raglab_core.browser import add_on_first_use
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as wheel:
+        for name in ("raglab_core/__init__.py", "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py"):
+            wheel.writestr(name, "x = 1\n")
+    data = buffer.getvalue()
+    assert add_on_first_use(data, hashlib.sha256(data).hexdigest(), str(tmp_path)) == 2
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py")) == [
+        "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py"]
+    with pytest.raises(ValueError, match="SHA-256"):
+        add_on_first_use(data[:-1], hashlib.sha256(data).hexdigest(), str(tmp_path))

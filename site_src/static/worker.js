@@ -528,7 +528,9 @@ async function boot(config) {
   if (filled) {
     try {
       const xorBytes = kept ? 0 : config.snapshot.xorBytes;
-      connect(await bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled, xorBytes));
+      const bridge = await bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled, xorBytes);
+      connect(bridge);
+      addCorpusCode = corpusCodeFromWheel(bridge, config.wheel);
       if (!kept) afterReady = () => keepDecoded(config.snapshot, buffer);
       return "snapshot";
     } catch (error) {
@@ -549,6 +551,21 @@ function connect(bridge) {
 }
 
 let corpusBridge = null; // raglab_core.browser.CorpusBridge
+// «Tu corpus»'s Python is not in the snapshot (raglab_core.browser.ON_FIRST_USE): after a snapshot
+// boot, its first measurement adds it from the core's wheel. The plain boot installed the whole wheel.
+let addCorpusCode = () => Promise.resolve();
+
+function corpusCodeFromWheel(bridge, wheel) {
+  let added = null;
+  return () =>
+    (added ??= fetchOk(wheel.url)
+      .then((response) => response.arrayBuffer())
+      .then((bytes) => void bridge.add_on_first_use(new Uint8Array(bytes), wheel.sha256))
+      .catch((error) => {
+        added = null; // the next measurement tries again
+        throw error;
+      }));
+}
 let corpusModule = null; // corpus-worker.js's URL (from "init")
 let corpusPanel = null; // corpus-worker.js, the «Tu corpus» code: imported on the first measurement
 
@@ -599,6 +616,7 @@ self.addEventListener("message", async (event) => {
     try {
       dataPanel ??= import(dataModule); // its streamText reads the files
       corpusPanel ??= import(corpusModule);
+      await addCorpusCode();
       await (await corpusPanel).measure(corpusBridge, message.request, post, await dataPanel);
     } catch (error) {
       post("corpus-done", {
