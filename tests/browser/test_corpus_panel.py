@@ -148,6 +148,17 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     expect(error).to_contain_text("«spans.jsonl», línea 1", timeout=120_000)
     expect(page.locator('[data-corpus-pick-for="evidence"]')).to_have_attribute("aria-invalid", "true")
     assert page.evaluate("document.activeElement.id") == "corpus-error"
+    # Document qrels beside the evidence: a bad one is named, with its line, and its own button is marked.
+    page.set_input_files('[data-file-for="evidence"]', files=[{
+        "name": "spans.jsonl", "mimeType": "application/json",
+        "buffer": b'{"query_id": "q1", "doc_id": "state_of_the_union.md", "start": 0, "end": 5}\n'}])
+    page.set_input_files('[data-file-for="qrels"]', files=[{
+        "name": "qrels.txt", "mimeType": "text/plain", "buffer": b"q1 0 state_of_the_union.md uno\n"}])
+    page.click('[data-action="corpus-run"]')
+    expect(error).to_contain_text("«qrels.txt», línea 1", timeout=60_000)
+    expect(page.locator('[data-corpus-pick-for="qrels"]')).to_have_attribute("aria-invalid", "true")
+    page.click('[data-corpus-clear-for="qrels"]')
+    expect(page.locator('[data-corpus-slot-status="qrels"]')).to_have_text("Sin fichero.")
     # A corpus too big for the page: refused at once, with the command to use instead.
     page.set_input_files('[data-file-for="queries"]', files=[{
         "name": "queries.tsv", "mimeType": "text/plain", "buffer": b"q1\t" + b"x" * 8_100_000 + b"\n"}])
