@@ -250,3 +250,32 @@ def test_document_qrels_give_the_command_lines_json_and_the_document_measures(wi
     assert detail["judged"].startswith("Relevantes según los qrels: «d") and "(grado 1)" in detail["judged"]
     assert detail["no_spans"] == ""
     assert judged["corpus"]["spans"] == (len(files["spans.jsonl"].splitlines()) if with_spans else 0)
+
+
+def test_spans_whose_document_is_not_in_the_corpus_are_left_out_with_a_warning_as_the_cli_does(capsys, tmp_path):
+    files = split_sample()
+    lines = files["corpus.jsonl"].splitlines(keepends=True)
+    files["corpus.jsonl"] = "".join(lines[:-2])  # d4 and d5 left out of the corpus, not of the evidence
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    item = {name: {"name": name, "text": text} for name, text in files.items()}
+    spans = [json.loads(line) for line in files["spans.jsonl"].splitlines()]
+    outside = [span for span in spans if span["doc_id"] in ("d4", "d5")]
+    assert outside and len(outside) < len(spans)
+    named = list(dict.fromkeys(span["doc_id"] for span in outside))  # in the order the evidence first names them
+    assert sorted(named) == ["d4", "d5"]
+    session, view, _, _ = session_for([item["corpus.jsonl"]], item["queries.tsv"], item["spans.jsonl"], {"sweep": "128:16"})
+    printed = cli(capsys, tmp_path / "corpus.jsonl", tmp_path / "queries.tsv", "--spans", tmp_path / "spans.jsonl",
+                  "--sweep", "128:16", "--json")
+    assert session.download("json")["text"] == printed
+    data = json.loads(printed)
+    assert data["corpus"]["spans"] == len(spans) - len(outside)
+    assert data["warnings"][0] == {**data["warnings"][0], "code": "spans_unknown_document", "count": 2,
+                                   "examples": named, "spans": len(outside), "total": len(spans)}
+    first = view["warnings"][0]
+    assert first == {"code": "spans_unknown_document",
+                     "text": f"2 documentos que nombra la evidencia no están en el corpus («{named[0]}», «{named[1]}»): sus fragmentos "
+                             f"({len(outside)} de {len(spans)}) quedan fuera de todas las medidas."}
+    # Their queries, left with no evidence, are said too; the reading warns before its numbers.
+    assert "queries_without_evidence" in [warning["code"] for warning in view["warnings"]]
+    assert view["readings"][view["lead"]].startswith("Atención: hay avisos")
