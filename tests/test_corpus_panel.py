@@ -105,6 +105,13 @@ def test_one_query_in_detail_says_which_chunk_holds_each_span_whole_or_cut():
     first = {chunk["id"]: chunk for chunk in detail["columns"][0]["chunks"]}  # 2:0 cuts "uno dos | tres cuatro"
     assert first["d#0"]["cut"] == [1] and first["d#1"]["cut"] == [1] and first["d#0"]["whole"] == []
     assert first["d#0"]["relation"] == "corta la evidencia 1"
+    # Each side shows the top k chunks, k the largest cut: 2 here; with the cut 1, one of the two 2:0 retrieves.
+    assert [len(column["chunks"]) for column in detail["columns"]] == [2, 1]  # 4:1 retrieves one
+    assert detail["columns"][0]["caption"] == "2:0: sus 2 primeros chunks"
+    session.settings.cuts = [1]
+    again = session.detail("q1", 0, 1)
+    assert len(session.results[0].chunk_run["q1"]) == 2 and [len(c["chunks"]) for c in again["columns"]] == [1, 1]
+    assert again["columns"][0]["caption"] == "2:0: su primer chunk"
     second = detail["columns"][1]["chunks"][0]  # 4:1: "uno dos tres cuatro" holds it
     assert second["id"] == "d#0" and second["whole"] == [1] and second["relation"] == "contiene entera la evidencia 1"
     assert [w["code"] for w in view["warnings"]] == ["queries_without_evidence", "config_low_ceiling"]

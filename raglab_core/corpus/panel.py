@@ -60,8 +60,8 @@ DEFAULT_SWEEP = "128:0 256:0 256:32 512:0 512:64 1024:128"
 LIMITS = {"corpus": 32_000_000, "queries": 8_000_000, "evidence": 16_000_000, "qrels": 16_000_000,
           "chunks": 64_000_000, "run": 64_000_000}
 """The most bytes (or pasted characters) of each input the browser takes; beyond, the command line."""
-DETAIL_DEPTH = 5
-"""The query detail shows each configuration's first this many chunks."""
+DETAIL_DEPTH = 20
+"""The query detail shows each configuration's top k chunks, k the largest cut, but never more than this many."""
 EXCERPT = 360
 """Characters of a chunk the query detail shows (then «…»)."""
 QUERY_OPTIONS = 500
@@ -808,8 +808,9 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 
 
 def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
-    """Query ``qid``'s evidence spans and, for each configuration of ``picked`` (indices), its first
-    :data:`DETAIL_DEPTH` chunks, each saying which spans it holds whole and which it cuts."""
+    """Query ``qid``'s evidence spans and, for each configuration of ``picked`` (indices), its top k chunks (k the
+    largest cut the measures read, at most :data:`DETAIL_DEPTH`), each saying which spans it holds whole and which
+    it cuts."""
     prepared = session.prepared
     spans = prepared.evidence.get(qid, [])
     documents = prepared.documents
@@ -822,7 +823,7 @@ def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
     columns = []
     for index in picked:
         result = session.results[index]
-        ranked = list(result.chunk_run.get(qid, {}).items())[:DETAIL_DEPTH]
+        ranked = list(result.chunk_run.get(qid, {}).items())[:min(max(session.settings.cuts), DETAIL_DEPTH)]
         chunks = []
         for rank, (chunk_id, score) in enumerate(ranked, 1):
             doc, start, end = session.chunk_characters(index, chunk_id)
@@ -874,7 +875,7 @@ def _judged_text(qrels, judged: dict) -> str:
     relevant = [f"«{doc}» (grado {grade})" for doc, grade in judged.items() if grade > 0]
     if not relevant:
         return "Los qrels no dan ningún documento relevante para esta consulta."
-    shown = relevant[:DETAIL_DEPTH * 2]
+    shown = relevant[:DETAIL_DEPTH]
     more = f" y {integer(len(relevant) - len(shown))} más" if len(relevant) > len(shown) else ""
     return f"Relevantes según los qrels: {', '.join(shown)}{more}."
 

@@ -107,7 +107,8 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
     detail = panel.locator('[data-corpus-output="detail"]')
     expect(detail.locator('[data-corpus-detail="query"]')).to_contain_text("Consulta «5»")
     expect(detail.locator(".query-detail-run")).to_have_count(2)
-    expect(detail.locator(".query-detail-run").first.locator("li")).to_have_count(5)
+    expect(detail.locator(".query-detail-run").first.locator("li")).to_have_count(10)  # the top k, k the largest cut
+    expect(detail.locator(".query-detail-run").first.locator("h4")).to_contain_text("sus 10 primeros chunks")
     assert detail.locator("[data-span]").count() >= 1
 
     rules = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]}}
