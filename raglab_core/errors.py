@@ -416,6 +416,20 @@ MESSAGES = {
                     "{count} configuraciones: como mucho {maximum} en un barrido."),
     "config_baseline": ("The baseline {value!r} is not one of the configurations ({configs}).",
                         "La referencia «{value}» no es una de las configuraciones ({configs})."),
+    "spans_unknown_document": (
+        (
+            "1 document named by the evidence is not in the corpus ({examples}): its spans ({spans} of {total}) "
+            "are left out of every measure.",
+            "1 documento que nombra la evidencia no está en el corpus ({examples}): sus fragmentos ({spans} de "
+            "{total}) quedan fuera de todas las medidas.",
+        ),
+        (
+            "{count} documents named by the evidence are not in the corpus ({examples}): their spans ({spans} of "
+            "{total}) are left out of every measure.",
+            "{count} documentos que nombra la evidencia no están en el corpus ({examples}): sus fragmentos ({spans} "
+            "de {total}) quedan fuera de todas las medidas.",
+        ),
+    ),
     "queries_without_evidence": (
         (
             "1 query of {total} has no evidence span ({examples}); the evidence measures leave it out.",

@@ -237,7 +237,7 @@ def corpus_panel_words() -> dict:
         "loading_sample": "Cargando los datos de ejemplo…",
         "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",
         "preparing": "Preparando Python para medir…",
-        "missing": "Faltan datos: elige al menos el corpus y la evidencia.",
+        "missing": "Faltan datos: elige al menos el corpus y la evidencia (fragmentos o qrels de documentos).",
         "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
         "measuring": "Midiendo… Las filas aparecen según termina cada configuración.",
         "done": "Medición terminada.",

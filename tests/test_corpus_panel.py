@@ -23,12 +23,13 @@ def cli(capsys, *args):
     return capsys.readouterr().out
 
 
-def session_for(corpus, queries, evidence, settings, chunks=None, run=None):
+def session_for(corpus, queries, evidence, settings, chunks=None, run=None, qrels=None):
     """A finished session fed as the worker feeds it: each file in pieces of 1000 characters."""
     items = {f"corpus/{i}": item for i, item in enumerate(corpus)}
-    items.update(queries=queries, evidence=evidence, chunks=chunks, run=run)
+    items.update(queries=queries, evidence=evidence, qrels=qrels, chunks=chunks, run=run)
     request = {**settings, "corpus": [item["name"] for item in corpus]}
-    request.update({slot: items[slot]["name"] if items[slot] else None for slot in ("queries", "evidence", "chunks", "run")})
+    request.update({slot: items[slot]["name"] if items[slot] else None
+                    for slot in ("queries", "evidence", "qrels", "chunks", "run")})
     rows, said = [], []
     session = CorpusSession(request, lambda fraction, text: said.append((fraction, text)))
     while (slot := session.next()) is not None:
@@ -104,6 +105,13 @@ def test_one_query_in_detail_says_which_chunk_holds_each_span_whole_or_cut():
     first = {chunk["id"]: chunk for chunk in detail["columns"][0]["chunks"]}  # 2:0 cuts "uno dos | tres cuatro"
     assert first["d#0"]["cut"] == [1] and first["d#1"]["cut"] == [1] and first["d#0"]["whole"] == []
     assert first["d#0"]["relation"] == "corta la evidencia 1"
+    # Each side shows the top k chunks, k the largest cut: 2 here; with the cut 1, one of the two 2:0 retrieves.
+    assert [len(column["chunks"]) for column in detail["columns"]] == [2, 1]  # 4:1 retrieves one
+    assert detail["columns"][0]["caption"] == "2:0: sus 2 primeros chunks"
+    session.settings.cuts = [1]
+    again = session.detail("q1", 0, 1)
+    assert len(session.results[0].chunk_run["q1"]) == 2 and [len(c["chunks"]) for c in again["columns"]] == [1, 1]
+    assert again["columns"][0]["caption"] == "2:0: su primer chunk"
     second = detail["columns"][1]["chunks"][0]  # 4:1: "uno dos tres cuatro" holds it
     assert second["id"] == "d#0" and second["whole"] == [1] and second["relation"] == "contiene entera la evidencia 1"
     assert [w["code"] for w in view["warnings"]] == ["queries_without_evidence", "config_low_ceiling"]
@@ -181,3 +189,100 @@ def test_fifty_megabytes_of_one_line_and_a_wrong_encoding_through_the_bridge():
     bridge.undecodable(json.dumps({"head": list(latin), "data": list(latin), "base": 0, "skip": 0}))
     answer = json.loads(bridge.finish())
     assert answer["field"] == "corpus" and "una-linea.jsonl" in answer["message"] and "UTF-8" in answer["message"]
+
+
+def split_sample(parts: int = 6):
+    """The sample's speech cut at paragraph breaks into ``parts`` documents (BEIR JSONL), its questions as TSV, its
+    spans moved into those documents (JSONL; a span across a cut is left out) and TREC qrels: each question's
+    documents holding a span, with grade 1."""
+    import csv
+    import io
+
+    text = CORPUS["text"]
+    breaks = [i for i in range(len(text)) if text.startswith("\n\n", i)]
+    cuts = [0, *(breaks[len(breaks) * n // parts] + 2 for n in range(1, parts)), len(text)]
+    documents = [(f"d{n}", cuts[n], cuts[n + 1]) for n in range(parts)]
+    rows = list(csv.DictReader(io.StringIO(EVIDENCE["text"], newline="")))
+    queries = "".join(f"{qid}\t{row['question']}\n" for qid, row in enumerate(rows))
+    spans, qrels = [], {}
+    for qid, row in enumerate(rows):
+        for reference in json.loads(row["references"]):
+            start, end = reference["start_index"], reference["end_index"]
+            for doc_id, low, high in documents:
+                if low <= start and end <= high:
+                    spans.append({"query_id": str(qid), "doc_id": doc_id, "start": start - low, "end": end - low})
+                    qrels.setdefault(str(qid), {})[doc_id] = 1
+    return {
+        "corpus.jsonl": "".join(json.dumps({"_id": doc_id, "text": text[low:high]}) + "\n"
+                                for doc_id, low, high in documents),
+        "queries.tsv": queries,
+        "spans.jsonl": "".join(json.dumps(span) + "\n" for span in spans),
+        "qrels.txt": "".join(f"{qid} 0 {doc_id} {grade}\n" for qid, docs in qrels.items() for doc_id, grade in docs.items()),
+    }
+
+
+@pytest.mark.parametrize("with_spans", [True, False], ids=["spans and qrels", "qrels alone"])
+def test_document_qrels_give_the_command_lines_json_and_the_document_measures(with_spans, capsys, tmp_path):
+    files = split_sample()
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    item = {name: {"name": name, "text": text} for name, text in files.items()}
+    settings = {"sweep": "64:0 200:20", "at": "1,5"}
+    session, view, rows, said = session_for([item["corpus.jsonl"]], item["queries.tsv"],
+                                            item["spans.jsonl"] if with_spans else None, settings,
+                                            qrels=item["qrels.txt"])
+    spans = ["--spans", tmp_path / "spans.jsonl"] if with_spans else []
+    printed = cli(capsys, tmp_path / "corpus.jsonl", tmp_path / "queries.tsv", *spans, "--qrels", tmp_path / "qrels.txt",
+                  "--sweep", "64:0 200:20", "--at", "1,5", "--json")
+    assert session.download("json")["text"] == printed
+    data = json.loads(printed)
+    assert "nDCG@10" in data["configs"][0]["mean"] and ("Ceiling" in data["configs"][0]["mean"]) == with_spans
+    # The document measures are in the table, the rows streamed and final, as the report has them.
+    for row, streamed, config in zip(view["rows"], rows, data["configs"]):
+        shown = {cell["measure"]: cell for cell in row["cells"]}
+        early = {cell["measure"]: cell for cell in streamed["cells"]}
+        for name in ("nDCG@10", "R@100", "RR@10"):
+            assert shown[name]["raw"] == early[name]["raw"] == config["mean"][name]
+            assert shown[name]["ci"] == config["ci95"][name]
+    assert 0 < data["configs"][0]["mean"]["nDCG@10"] <= 1
+    assert "nDCG@10" in view["measures"] and view["readings"]["nDCG@10"] and view["plots"]["nDCG@10"]["points"]
+    assert ("Con los qrels, nDCG@10, R@100" in view["summary"]) and ("fragmentos de evidencia" in view["summary"]) == with_spans
+    assert view["lead"] == ("EvidenceRecall@5" if with_spans else "nDCG@10")
+    assert ("Leyendo los qrels («qrels.txt»)…") in [text for _, text in said]
+    # The query detail says which retrieved chunks' documents the qrels judge relevant.
+    detail = session.detail("0", 0, 1)
+    relevant = [chunk for column in detail["columns"] for chunk in column["chunks"] if chunk["relevant"]]
+    assert relevant and all("relevante en los qrels" in chunk["relation"] for chunk in relevant)
+    judged = json.loads(session.download("json")["text"])  # the qrels say d-something is relevant for query 0
+    assert detail["judged"].startswith("Relevantes según los qrels: «d") and "(grado 1)" in detail["judged"]
+    assert detail["no_spans"] == ""
+    assert judged["corpus"]["spans"] == (len(files["spans.jsonl"].splitlines()) if with_spans else 0)
+
+
+def test_spans_whose_document_is_not_in_the_corpus_are_left_out_with_a_warning_as_the_cli_does(capsys, tmp_path):
+    files = split_sample()
+    lines = files["corpus.jsonl"].splitlines(keepends=True)
+    files["corpus.jsonl"] = "".join(lines[:-2])  # d4 and d5 left out of the corpus, not of the evidence
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, "utf-8")
+    item = {name: {"name": name, "text": text} for name, text in files.items()}
+    spans = [json.loads(line) for line in files["spans.jsonl"].splitlines()]
+    outside = [span for span in spans if span["doc_id"] in ("d4", "d5")]
+    assert outside and len(outside) < len(spans)
+    named = list(dict.fromkeys(span["doc_id"] for span in outside))  # in the order the evidence first names them
+    assert sorted(named) == ["d4", "d5"]
+    session, view, _, _ = session_for([item["corpus.jsonl"]], item["queries.tsv"], item["spans.jsonl"], {"sweep": "128:16"})
+    printed = cli(capsys, tmp_path / "corpus.jsonl", tmp_path / "queries.tsv", "--spans", tmp_path / "spans.jsonl",
+                  "--sweep", "128:16", "--json")
+    assert session.download("json")["text"] == printed
+    data = json.loads(printed)
+    assert data["corpus"]["spans"] == len(spans) - len(outside)
+    assert data["warnings"][0] == {**data["warnings"][0], "code": "spans_unknown_document", "count": 2,
+                                   "examples": named, "spans": len(outside), "total": len(spans)}
+    first = view["warnings"][0]
+    assert first == {"code": "spans_unknown_document",
+                     "text": f"2 documentos que nombra la evidencia no están en el corpus («{named[0]}», «{named[1]}»): sus fragmentos "
+                             f"({len(outside)} de {len(spans)}) quedan fuera de todas las medidas."}
+    # Their queries, left with no evidence, are said too; the reading warns before its numbers.
+    assert "queries_without_evidence" in [warning["code"] for warning in view["warnings"]]
+    assert view["readings"][view["lead"]].startswith("Atención: hay avisos")

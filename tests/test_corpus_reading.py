@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from raglab_core.corpus.chroma import read_questions
+from raglab_core.corpus.chroma import QuestionsReader, read_questions
 from raglab_core.corpus.documents import CorpusReader, Document, read_corpus
 from raglab_core.corpus.exchange import read_chunks
 from raglab_core.corpus.files import read_folder, read_path
@@ -181,10 +181,18 @@ def test_chromas_csv_names_the_line_a_bad_record_starts_on():
             + chroma_row("Bad", [{"content": "cut", "start_index": 0, "end_index": 3}], "sotu")
             + chroma_row("Gone", [{"content": "We", "start_index": 0, "end_index": 2}], "nowhere"))
     error = failure(lambda: read_questions(text, documents))
+    assert error.render("en") == "questions_df.csv, line 4: 'text' is not the document's characters 0:3, but it is at 3:6"
+    # A reference to a corpus not given is no error (prepare leaves it out, with a warning); none inside is one.
+    reader = QuestionsReader("questions_df.csv", documents)
+    queries, spans = reader.read(text.replace('""cut"", ""start_index"": 0, ""end_index"": 3', '""cut"", ""start_index"": 3, ""end_index"": 6'))
+    assert spans[-1] == Span("2", "nowhere", 0, 2) and reader.outside == [(5, "nowhere")] and len(queries) == 3
+    error = failure(lambda: read_questions("question,references,corpus_id\n" + chroma_row(
+        "Gone", [{"content": "We", "start_index": 0, "end_index": 2}], "nowhere") + chroma_row(
+        "Too", [{"content": "We", "start_index": 0, "end_index": 2}], "elsewhere"), documents))
     assert error.render("en").splitlines() == [
         "questions_df.csv: 2 problems",
-        "  line 4: 'text' is not the document's characters 0:3, but it is at 3:6",
-        "  line 5: document 'nowhere' is not in the corpus",
+        "  line 2: document 'nowhere' is not in the corpus",
+        "  line 3: document 'elsewhere' is not in the corpus",
     ]
     header = failure(lambda: read_questions("q,refs\n", documents))
     assert header.render("en") == ("questions_df.csv, line 1: expected the columns question,references,corpus_id "

@@ -92,8 +92,18 @@ def test_bad_inputs_exit_with_the_line_or_a_usage_error(capsys, tmp_path):
                      '{"query_id": "q", "doc_id": "nope.md", "start": 0, "end": 5}\n', "utf-8")
     queries = tmp_path / "queries.tsv"
     queries.write_text("q\tWhat did the president say?\n", "utf-8")
+    status, out, err = run_cli(capsys, CORPUS, queries, "--spans", spans, "--json")
+    # A span naming a document not in the corpus: left out, and warned about before the numbers.
+    data = json.loads(out)
+    assert status == 0 and data["corpus"]["spans"] == 1 and data["warnings"][0] == {
+        "code": "spans_unknown_document", "run": None, "count": 1, "examples": ["nope.md"], "spans": 1, "total": 2,
+        "message": "1 document named by the evidence is not in the corpus (nope.md): its spans (1 of 2) are left out "
+                   "of every measure."}
+    assert "warning: 1 document named by the evidence is not in the corpus (nope.md)" in err
+    # When no span names a document of the corpus, the evidence is for another one: an error naming the lines.
+    spans.write_text('{"query_id": "q", "doc_id": "nope.md", "start": 0, "end": 5}\n', "utf-8")
     status, _, err = run_cli(capsys, CORPUS, queries, "--spans", spans)
-    assert status == 1 and "line 2" in err and "nope.md" in err
+    assert status == 1 and "line 1" in err and "nope.md" in err
     with pytest.raises(SystemExit) as stopped:
         run_cli(capsys, CORPUS, queries, "--sweep", "128:0 256:0", "--baseline", "512:0")
     assert stopped.value.code == 2 and "512:0" in capsys.readouterr().err

@@ -15,7 +15,9 @@ character offsets into the corpus file named by ``corpus_id``. It is read as:
   but for its ``.md``/``.txt`` ending (:func:`~raglab_core.corpus.documents.similar_id`)
   is that document;
 * each reference checked as a JSONL span is (:func:`~raglab_core.corpus.spans.check_span`):
-  its ``content`` must be the document's characters ``start_index:end_index``.
+  its ``content`` must be the document's characters ``start_index:end_index``; a
+  reference to a corpus that was not given (the CSV holds the questions of all
+  five) is kept unchecked, then left out of the measures with a warning.
 
 The file is held whole until it ends (a CSV record may span lines; Chroma's
 is 0.5 MB); problems name the line on which their record starts.
@@ -39,7 +41,7 @@ import json
 
 from .documents import similar_id
 from .lines import FirstLines, LineReader, excerpt
-from .spans import Span, check_span
+from .spans import Span, check_span, none_inside
 
 COLUMNS = ("question", "references", "corpus_id")
 
@@ -54,6 +56,7 @@ class QuestionsReader(LineReader):
         super().__init__(name)
         self.documents = documents
         self.parts = []
+        self.outside = []  # (line, document) of each reference whose document is not in the corpus
 
     def feed(self, text: str) -> None:
         self.parts.append(text)
@@ -89,6 +92,7 @@ class QuestionsReader(LineReader):
         self.problems.raise_if_any()
         if not spans:
             self.problem(None, "no_spans")
+        none_inside(self, spans, self.documents)
         self.problems.raise_if_any()
         return queries, spans
 

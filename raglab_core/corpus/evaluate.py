@@ -67,8 +67,9 @@ CUTS = (1, 3, 5, 10)
 class Prepared:
     """What every configuration shares: ``documents`` (``{id: Document}``), ``corpus``
     (:class:`~raglab_core.corpus.tokens.CorpusTokens`), ``positions``, ``queries`` (``{qid: text}``),
-    ``terms`` (``{qid: term numbers}``) and ``evidence`` (``{qid: [(doc, start, end), ...]}`` in body
-    characters)."""
+    ``terms`` (``{qid: term numbers}``), ``evidence`` (``{qid: [(doc, start, end), ...]}`` in body
+    characters) and ``outside`` (``{doc_id: spans}``: the spans left out because their document is not in
+    the corpus, by document, in the order first named)."""
 
     documents: dict
     corpus: object
@@ -76,6 +77,7 @@ class Prepared:
     queries: dict
     terms: dict
     evidence: dict
+    outside: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         """``{"documents", "tokens", "queries", "spans"}``, as the JSON report's ``"corpus"`` object."""
@@ -85,7 +87,7 @@ class Prepared:
 
 def body_spans(spans, documents) -> dict:
     """``{qid: [(doc, start, end), ...]}``: each :class:`~raglab_core.corpus.spans.Span` shifted into its
-    document's body (past ``title + "\\n\\n"``).
+    document's body (past ``title + "\\n\\n"``); a span whose document is not in ``documents`` is left out.
 
     >>> from raglab_core.corpus.documents import Document
     >>> from raglab_core.corpus.spans import Span
@@ -95,15 +97,32 @@ def body_spans(spans, documents) -> dict:
     return {
         qid: [(span.doc_id, span.start + documents[span.doc_id].shift, span.end + documents[span.doc_id].shift)
               for span in group]
-        for qid, group in spans_by_query(spans).items()
+        for qid, group in spans_by_query([span for span in spans if span.doc_id in documents]).items()
     }
 
 
+def outside_spans(spans, documents) -> dict:
+    """``{doc_id: count}``: the spans naming a document not in ``documents``, by document, in the order first named.
+
+    >>> from raglab_core.corpus.documents import Document
+    >>> from raglab_core.corpus.spans import Span
+    >>> outside_spans([Span("q", "x", 0, 1), Span("q", "d", 0, 1), Span("r", "x", 2, 3)], {"d": Document("d", "abc")})
+    {'x': 2}
+    """
+    counts = {}
+    for span in spans:
+        if span.doc_id not in documents:
+            counts[span.doc_id] = counts.get(span.doc_id, 0) + 1
+    return counts
+
+
 def prepare(documents: dict, queries: dict, spans=()) -> Prepared:
-    """Tokenize and index the corpus once, and read the queries and spans, for every configuration."""
+    """Tokenize and index the corpus once, and read the queries and spans, for every configuration (spans naming a
+    document not in the corpus are left out, and counted in ``outside``)."""
     corpus = tokenize_corpus((doc_id, document.body) for doc_id, document in documents.items())
     terms = {qid: query_terms(text, corpus.vocabulary) for qid, text in queries.items()}
-    return Prepared(documents, corpus, Positions(corpus), queries, terms, body_spans(spans, documents))
+    return Prepared(documents, corpus, Positions(corpus), queries, terms, body_spans(spans, documents),
+                    outside_spans(spans, documents))
 
 
 @dataclass

@@ -42,7 +42,7 @@ from ..runs.decoding import undecodable
 from ..runs.report import ALPHA
 from ..runs.sanity import Notice
 from ..runs.statistics import PERMUTATIONS, RESAMPLES, p_value_text
-from ..runs.trec import parse_run
+from ..runs.trec import parse_qrels, parse_run
 from ..words import corpus_panel_words
 from .bm25 import B, DEPTH, K1
 from .chroma import QuestionsReader
@@ -57,11 +57,11 @@ from .sweep import config_json, config_name, parse_config, parse_sweep, report, 
 
 DEFAULT_SWEEP = "128:0 256:0 256:32 512:0 512:64 1024:128"
 """The configurations the panel starts from (the chunking panel's own is added by its link)."""
-LIMITS = {"corpus": 32_000_000, "queries": 8_000_000, "evidence": 16_000_000, "chunks": 64_000_000,
-          "run": 64_000_000}
+LIMITS = {"corpus": 32_000_000, "queries": 8_000_000, "evidence": 16_000_000, "qrels": 16_000_000,
+          "chunks": 64_000_000, "run": 64_000_000}
 """The most bytes (or pasted characters) of each input the browser takes; beyond, the command line."""
-DETAIL_DEPTH = 5
-"""The query detail shows each configuration's first this many chunks."""
+DETAIL_DEPTH = 20
+"""The query detail shows each configuration's top k chunks, k the largest cut, but never more than this many."""
 EXCERPT = 360
 """Characters of a chunk the query detail shows (then «…»)."""
 QUERY_OPTIONS = 500
@@ -70,6 +70,8 @@ PROGRESS_EVERY = 20
 """Queries between two progress messages."""
 FAMILIES_SHOWN = ("EvidenceRecall", "CharIoU", "CharPrecision")
 """The evidence measures the table shows at each cut, after the ceiling (CharRecall is in the JSON)."""
+EVIDENCE_FAMILIES = ("Ceiling", "EvidenceRecall", "CharRecall", "CharIoU", "CharPrecision")
+"""The evidence measures (spans); every other measure is a document measure (qrels)."""
 CLI = "python -m raglab_core chunks"
 
 
@@ -127,11 +129,13 @@ class Settings:
     def command(self, names: dict) -> str:
         """The command line that measures the same thing (what to run when the corpus is too big for the page)."""
         corpus = names["corpus"][0] if len(names["corpus"]) == 1 else "CARPETA"
-        evidence = names.get("evidence")
+        evidence, qrels = names.get("evidence"), names.get("qrels")
         queries = names.get("queries") or ("-" if evidence and evidence.lower().endswith(".csv") else "CONSULTAS")
         parts = [CLI, corpus, queries]
         if evidence:
             parts += ["--spans", evidence]
+        if qrels:
+            parts += ["--qrels", qrels]
         parts += ["--sweep", f'"{" ".join(config_name(*c) for c in self.configs)}"']
         if self.baseline:
             parts += ["--baseline", config_name(*self.configs[self.baseline])]
@@ -160,10 +164,11 @@ def folder_ids(names: list) -> list:
 class CorpusSession:
     """One measurement in the worker: settings and the files' names first, then each file's text in chunks.
 
-    ``request``: ``{"corpus": [names], "queries": name | None, "evidence": name, "chunks": name | None,
-    "run": name | None, "sizes": {input: bytes (a list for the corpus)}, "sweep", "baseline", "k1", "b", "at"}``.
-    :meth:`next` names the file to read (``"corpus/0"``, …, ``"queries"``, ``"evidence"``, ``"chunks"``,
-    ``"run"``; ``None`` when all are read), :meth:`feed` takes its text, :meth:`end` ends it. Then
+    ``request``: ``{"corpus": [names], "queries": name | None, "evidence": name | None, "qrels": name | None,
+    "chunks": name | None, "run": name | None, "sizes": {input: bytes (a list for the corpus)}, "sweep", "baseline",
+    "k1", "b", "at"}``: the evidence is spans (``--spans``), document-level qrels (``--qrels``, any format ``eval``
+    reads), or both. :meth:`next` names the file to read (``"corpus/0"``, …, ``"queries"``, ``"evidence"``,
+    ``"qrels"``, ``"chunks"``, ``"run"``; ``None`` when all are read), :meth:`feed` takes its text, :meth:`end` ends it. Then
     :meth:`prepare`, :meth:`step` until it answers ``None``, and :meth:`finish`. ``progress(fraction, text)``
     hears how far it is, in Spanish.
     """
@@ -176,13 +181,13 @@ class CorpusSession:
         if not isinstance(corpus, list) or not corpus or not all(isinstance(name, str) for name in corpus):
             raise LabError.page("Falta el corpus: elige un corpus.jsonl, ficheros .txt/.md o una carpeta.", field="corpus")
         self.names = {"corpus": corpus}
-        for slot in ("queries", "evidence", "chunks", "run"):
+        for slot in ("queries", "evidence", "qrels", "chunks", "run"):
             name = request.get(slot)
             self.names[slot] = name if isinstance(name, str) and name else None
-        if self.names["evidence"] is None:
-            raise LabError.page("Falta la evidencia: elige un fichero de fragmentos (JSONL) o el questions_df.csv de "
-                                "Chroma.", field="evidence")
-        self.chroma = self.names["evidence"].lower().endswith(".csv")
+        if self.names["evidence"] is None and self.names["qrels"] is None:
+            raise LabError.page("Falta la evidencia: elige un fichero de fragmentos (JSONL), el questions_df.csv de "
+                                "Chroma o unos qrels de documentos.", field="evidence")
+        self.chroma = bool(self.names["evidence"]) and self.names["evidence"].lower().endswith(".csv")
         if self.names["queries"] is None and not self.chroma:
             raise LabError.page("Faltan las consultas: elige un queries.jsonl o un TSV id<TAB>texto (o usa como "
                                 "evidencia el questions_df.csv de Chroma, que las incluye).", field="queries")
@@ -198,14 +203,15 @@ class CorpusSession:
         if not self.order:
             raise LabError("no_text_files", field="corpus", name=corpus[0].split("/")[0])
         self.order += ["evidence", "queries"] if self.chroma else ["queries", "evidence"]
-        self.order = [slot for slot in self.order if slot != "queries" or self.names["queries"]]
+        self.order += ["qrels"]
+        self.order = [slot for slot in self.order if slot.startswith("corpus/") or self.names[slot]]
         if self.names["chunks"]:
             self.order += ["chunks", "run"]
         self.many = many
         self.position = -1
         self.reader = None
         self.parts = []
-        self.files, self.documents, self.queries, self.spans = [], None, None, []
+        self.files, self.documents, self.queries, self.spans, self.qrels = [], None, None, [], None
         self.chunk_spans = self.chunk_run = None
         self.prepared = None
         self.results, self.entries, self.tables = [], [], {}
@@ -220,9 +226,9 @@ class CorpusSession:
             total = sum(size) if isinstance(size, list) else size if isinstance(size, int) else 0
             if total > limit:
                 what = {"corpus": "El corpus", "queries": "Las consultas", "evidence": "La evidencia",
-                        "chunks": "Tus chunks", "run": "Tu run"}[slot]
+                        "qrels": "Los qrels", "chunks": "Tus chunks", "run": "Tu run"}[slot]
                 raise LabError.page(
-                    f"{what} ocupa{'n' if slot == 'queries' else ''} {megabytes(total)}, más de lo que esta página mide "
+                    f"{what} ocupa{'n' if slot in ('queries', 'qrels') else ''} {megabytes(total)}, más de lo que esta página mide "
                     f"en el navegador ({megabytes(limit)}). Mídelo en la línea de órdenes, que da las mismas cifras: "
                     f"{self.settings.command(self.names)}", field=slot)
 
@@ -260,7 +266,7 @@ class CorpusSession:
                 SpansReader(name, self.documents, self.queries)
         elif slot == "chunks":
             self.reader = ChunksReader(name, self.documents)
-        what = {"queries": "las consultas", "evidence": "la evidencia", "chunks": "tus chunks",
+        what = {"queries": "las consultas", "evidence": "la evidencia", "qrels": "los qrels", "chunks": "tus chunks",
                 "run": "tu run"}.get(self.field(slot), "el corpus")
         self.progress(0.0, f"Leyendo {what} («{name}»)…")
         return slot
@@ -291,6 +297,8 @@ class CorpusSession:
                 self.spans = self.reader.close()
         elif slot == "chunks":
             self.chunk_spans = self.reader.close()
+        elif slot == "qrels":  # as the command line reads --qrels: the whole text
+            self.qrels = parse_qrels("".join(self.parts), self.names["qrels"].split("/")[-1])
         elif slot == "run":
             self.chunk_run = parse_run("".join(self.parts), self.names["run"].split("/")[-1])
         self.parts, self.reader = [], None
@@ -333,7 +341,7 @@ class CorpusSession:
         start = 0.05 + share * index
         if self.byo:
             self.progress(start, f"Midiendo tus chunks con tu run «{self.names['run']}»…")
-            result = evaluate_chunks_run(prepared, self.chunk_spans, self.chunk_run, settings.cuts, None, None,
+            result = evaluate_chunks_run(prepared, self.chunk_spans, self.chunk_run, settings.cuts, self.qrels, None,
                                          self.names["chunks"].split("/")[-1], self.names["run"].split("/")[-1])
         else:
             chunk, overlap = configs[index]
@@ -346,7 +354,7 @@ class CorpusSession:
                                   f"Consultas {integer(done)} de {integer(total)} ({name})")
 
             result = evaluate_config(prepared, chunk, overlap, settings.k1, settings.b, settings.depth, settings.cuts,
-                                     progress=told)
+                                     self.qrels, progress=told)
         self.results.append(result)
         entry = {"name": result.name, "chunks": result.footprint.chunks,
                  "indexed_tokens": result.footprint.indexed_tokens,
@@ -441,14 +449,14 @@ class CorpusSession:
                 "text": "".join(line + "\n" for line in run_lines(run, f"bm25-{stem}"))}
 
 
-def measure_files(corpus, queries, evidence, settings=None, progress=None, chunks=None, run=None) -> dict:
+def measure_files(corpus, queries, evidence, settings=None, progress=None, chunks=None, run=None, qrels=None) -> dict:
     """The whole panel for whole texts: ``corpus`` a ``{"name", "text"}`` or a list of them, the others
     ``{"name", "text"}`` or ``None``; ``settings`` as :class:`CorpusSession` reads them."""
     files = corpus if isinstance(corpus, list) else [corpus]
     items = {f"corpus/{i}": item for i, item in enumerate(files)}
-    items.update(queries=queries, evidence=evidence, chunks=chunks, run=run)
+    items.update(queries=queries, evidence=evidence, qrels=qrels, chunks=chunks, run=run)
     request = {**(settings or {}), "corpus": [item["name"] for item in files]}
-    for slot in ("queries", "evidence", "chunks", "run"):
+    for slot in ("queries", "evidence", "qrels", "chunks", "run"):
         request[slot] = items[slot]["name"] if items[slot] else None
     session = CorpusSession(request, progress)
     while (slot := session.next()) is not None:
@@ -469,8 +477,7 @@ def shown_measures(names, cuts) -> list:
     ['Ceiling', 'EvidenceRecall@1', 'CharIoU@1', 'CharPrecision@1', 'P@1']
     """
     evidence = ["Ceiling", *(f"{family}@{k}" for family in FAMILIES_SHOWN for k in cuts)]
-    others = [name for name in names if name.split("@")[0] not in ("Ceiling", "EvidenceRecall", "CharRecall",
-                                                                    "CharIoU", "CharPrecision")]
+    others = [name for name in names if name.split("@")[0] not in EVIDENCE_FAMILIES]
     return [name for name in evidence if name in names] + others
 
 
@@ -544,12 +551,19 @@ def panel_view(data: dict, cuts) -> dict:
     measures = shown_measures(names, cuts)
     lead = lead_measure(measures, cuts) if measures else None
     corpus = data["corpus"]
+    documents = [name for name in measures if name.split("@")[0] not in EVIDENCE_FAMILIES]
+    read = [count(corpus['documents'], 'documento'), count(corpus['tokens'], 'token'),
+            count(corpus['queries'], 'consulta')]
+    if corpus["spans"] or not documents:
+        read.append(f"{count(corpus['spans'], 'fragmento', 'fragmentos')} de evidencia")
     summary = (
-        f"{count(corpus['documents'], 'documento')}, {count(corpus['tokens'], 'token')}, "
-        f"{count(corpus['queries'], 'consulta')} y {count(corpus['spans'], 'fragmento', 'fragmentos')} de evidencia; "
-        f"BM25 (variante de Lucene) con k1 = {_plain(data['bm25']['k1'])} y b = {_plain(data['bm25']['b'])}, los "
-        f"{data['bm25']['depth']} primeros chunks de cada consulta. Línea base: {data['baseline']}."
+        f"{spanish_list(read)}; BM25 (variante de Lucene) con k1 = {_plain(data['bm25']['k1'])} y "
+        f"b = {_plain(data['bm25']['b'])}, los {data['bm25']['depth']} primeros chunks de cada consulta. "
+        f"Línea base: {data['baseline']}."
     )
+    if documents:
+        summary += (f" Con los qrels, {spanish_list(documents)} miden el run de documentos (cada documento puntúa "
+                    "como su mejor chunk) sobre las consultas de los qrels.")
     return {
         "summary": summary,
         "warnings": [{"code": w["code"], "text": _notice(w).render("es")} for w in data["warnings"]],
@@ -794,8 +808,9 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 
 
 def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
-    """Query ``qid``'s evidence spans and, for each configuration of ``picked`` (indices), its first
-    :data:`DETAIL_DEPTH` chunks, each saying which spans it holds whole and which it cuts."""
+    """Query ``qid``'s evidence spans and, for each configuration of ``picked`` (indices), its top k chunks (k the
+    largest cut the measures read, at most :data:`DETAIL_DEPTH`), each saying which spans it holds whole and which
+    it cuts."""
     prepared = session.prepared
     spans = prepared.evidence.get(qid, [])
     documents = prepared.documents
@@ -804,10 +819,11 @@ def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
         items.append({"number": number, "doc": doc, "start": start, "end": end,
                       "label": f"Evidencia {number} · «{doc}», caracteres {integer(start)}–{integer(end)}",
                       "text": excerpt(documents[doc].body[start:end], 600)})
+    judged = (session.qrels or {}).get(qid, {})
     columns = []
     for index in picked:
         result = session.results[index]
-        ranked = list(result.chunk_run.get(qid, {}).items())[:DETAIL_DEPTH]
+        ranked = list(result.chunk_run.get(qid, {}).items())[:min(max(session.settings.cuts), DETAIL_DEPTH)]
         chunks = []
         for rank, (chunk_id, score) in enumerate(ranked, 1):
             doc, start, end = session.chunk_characters(index, chunk_id)
@@ -820,10 +836,15 @@ def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
                             f"{spanish_list(map(str, whole))}")
             if cut:
                 said.append(f"corta {'las evidencias' if len(cut) > 1 else 'la evidencia'} {spanish_list(map(str, cut))}")
+            grade = judged.get(doc)
+            if grade is not None and grade > 0:
+                said.append(f"su documento es relevante en los qrels (grado {grade})")
             chunks.append({
                 "rank": rank, "id": chunk_id, "score": decimal(score, 3),
-                "whole": whole, "cut": cut,
-                "relation": "; ".join(said) if said else "no toca ninguna evidencia",
+                "whole": whole, "cut": cut, "relevant": grade if grade is not None and grade > 0 else None,
+                "relation": "; ".join(said) if said else
+                "ni toca ninguna evidencia ni su documento es relevante en los qrels" if session.qrels is not None
+                else "no toca ninguna evidencia",
                 "text": excerpt(documents[doc].body[start:end]),
             })
         ceiling = result.per_query.get(qid, {}).get("Ceiling")
@@ -840,9 +861,23 @@ def query_detail(session: CorpusSession, qid: str, picked: list) -> dict:
         "title": f"Consulta «{qid}»",
         "query": prepared.queries[qid],
         "spans": items,
-        "no_spans": "" if items else "Esta consulta no tiene evidencia: las medidas de evidencia la dejan fuera.",
+        "no_spans": "" if items or session.qrels is not None and not session.spans else
+        "Esta consulta no tiene evidencia: las medidas de evidencia la dejan fuera.",
+        "judged": _judged_text(session.qrels, judged),
         "columns": columns,
     }
+
+
+def _judged_text(qrels, judged: dict) -> str:
+    """What the qrels (when given) say of a query: its relevant documents, with their grades."""
+    if qrels is None:
+        return ""
+    relevant = [f"«{doc}» (grado {grade})" for doc, grade in judged.items() if grade > 0]
+    if not relevant:
+        return "Los qrels no dan ningún documento relevante para esta consulta."
+    shown = relevant[:DETAIL_DEPTH]
+    more = f" y {integer(len(relevant) - len(shown))} más" if len(relevant) > len(shown) else ""
+    return f"Relevantes según los qrels: {', '.join(shown)}{more}."
 
 
 def page_settings() -> dict:

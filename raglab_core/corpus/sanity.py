@@ -1,5 +1,7 @@
 """Warnings on a chunking sweep, said before any conclusion (as :mod:`raglab_core.runs.sanity` does for runs).
 
+* ``spans_unknown_document``: evidence spans naming a document that is not in the corpus: left out of every
+  measure (:func:`~raglab_core.corpus.evaluate.prepare`), counted by document.
 * ``queries_without_evidence``: queries with no evidence span: the evidence measures leave them out.
 * ``queries_retrieve_nothing``: more than half of the queries share no token with the corpus, so
   BM25 retrieves nothing for them: a tokenizer or language mismatch, or the wrong queries file.
@@ -26,6 +28,11 @@ def sweep_warnings(prepared, results) -> list:
     """The :class:`Notice` s for a corpus ``prepared`` and its configurations' ``results`` (Evaluations)."""
     notices = []
     total = len(prepared.queries)
+    if prepared.outside:
+        left = sum(prepared.outside.values())
+        notices.append(Notice("spans_unknown_document", None, {
+            "count": len(prepared.outside), "examples": list(prepared.outside)[:EXAMPLES], "spans": left,
+            "total": left + sum(map(len, prepared.evidence.values()))}))
     if prepared.evidence:
         missing = sorted(qid for qid in prepared.queries if qid not in prepared.evidence)
         if missing:

@@ -7,12 +7,20 @@ document's ``text``, counted in code points as Python slices count them, so
 characters, not chunks. Each line is checked against the corpus and the
 queries, and a bad one is an error naming its line:
 
-* a document or query that does not exist (with the id it probably means);
+* a query that does not exist;
 * ``start >= end`` (an empty span), or ``end`` past the document's end;
 * a ``"text"`` that is not the slice: when the offsets were counted in UTF-16
   code units (JavaScript's ``String.length``) or UTF-8 bytes, or the text is
   elsewhere in the document, the message says so and gives the right offsets;
 * the same span twice (both lines named).
+
+A span naming a document that is not in the corpus is not an error: evidence
+made for a whole collection may be measured on part of it. It is kept
+unchecked (its line noted in the reader's ``outside``), and
+:func:`~raglab_core.corpus.evaluate.prepare` leaves it out of every measure,
+counted in a warning (:mod:`raglab_core.corpus.sanity`). Only when *no* span
+names a document of the corpus is it an error, naming each line (with the id
+it probably means): then the evidence and the corpus do not go together.
 
 >>> from raglab_core.corpus.documents import Document
 >>> documents = {"d1": Document("d1", "El café cuesta 2 €.")}
@@ -78,20 +86,18 @@ def text_problem(text: str, start: int, end: int, given: str):
 
 
 def check_span(reader: LineReader, number: int, documents, queries, span: Span, given=None) -> bool:
-    """Is ``span`` (of line ``number``) inside an existing document, for an existing query (when ``queries``
-    is given), and is ``given`` (when not ``None``) its text? Problems are noted on ``reader``."""
+    """Is ``span`` (of line ``number``) for an existing query (when ``queries`` is given), inside its document,
+    and is ``given`` (when not ``None``) its text? Problems are noted on ``reader``. A span whose document is
+    not in the corpus is kept (``True``) unchecked, its line and document noted in ``reader.outside``."""
     ok = True
     if queries is not None and span.query_id not in queries:
         reader.problem(number, "unknown_query", qid=span.query_id)
         ok = False
     document = documents.get(span.doc_id)
     if document is None:
-        like = similar_id(span.doc_id, documents)
-        if like is None:
-            reader.problem(number, "unknown_document", doc=span.doc_id)
-        else:
-            reader.problem(number, "unknown_document_like", doc=span.doc_id, like=like)
-        return False
+        if ok:
+            reader.outside.append((number, span.doc_id))
+        return ok
     if span.start >= span.end:
         reader.problem(number, "span_order", start=span.start, end=span.end)
         return False
@@ -106,6 +112,19 @@ def check_span(reader: LineReader, number: int, documents, queries, span: Span, 
     return ok
 
 
+def none_inside(reader: LineReader, spans, documents) -> None:
+    """When spans were read but none names a document of the corpus, note each line that names one it lacks
+    (with the id it probably means): the evidence is for another corpus, or names its documents otherwise."""
+    if not spans or len(reader.outside) < len(spans):
+        return
+    for number, doc_id in reader.outside:
+        like = similar_id(doc_id, documents)
+        if like is None:
+            reader.problem(number, "unknown_document", doc=doc_id)
+        else:
+            reader.problem(number, "unknown_document_like", doc=doc_id, like=like)
+
+
 class SpansReader(LineReader):
     """Reads span-level evidence (JSONL) into a list of :class:`Span`, checked against ``documents``
     (``{id: Document}``) and ``queries`` (ids; ``None``: not checked)."""
@@ -116,6 +135,7 @@ class SpansReader(LineReader):
         super().__init__(name)
         self.documents, self.queries = documents, queries
         self.result = []
+        self.outside = []  # (line, document) of each span whose document is not in the corpus
         self.first = FirstLines()
 
     def line(self, number, text):
@@ -144,6 +164,7 @@ class SpansReader(LineReader):
     def finish(self):
         if not self.result:
             self.problem(None, "no_spans")
+        none_inside(self, self.result, self.documents)
         return self.result
 
 

@@ -74,8 +74,9 @@ class Notice(NamedTuple):
         english = language == "en"
         if "examples" in params:
             params["examples"] = examples(params["examples"], params["count"], language)
-        if "total" in params:
-            params["total"] = str(params["total"]) if english else integer(params["total"])
+        for key in ("total", "spans"):
+            if key in params:
+                params[key] = str(params[key]) if english else integer(params[key])
         if "value" in params:
             params["value"] = f"{params['value']:.3f}" if english else decimal(params["value"])
             params["limit"] = f"{LOW_JUDGED}" if english else decimal(LOW_JUDGED, 1)

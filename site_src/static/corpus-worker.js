@@ -26,7 +26,7 @@ export function answer(message, post) {
 const size = (item) => (item ? (item.file ? item.file.size : item.text.length) : 0);
 
 /**
- * Measure `request` ({measurement, corpus: [DataFile], queries, evidence, chunks, run: DataFile | null,
+ * Measure `request` ({measurement, corpus: [DataFile], queries, evidence, qrels, chunks, run: DataFile | null,
  * sweep, baseline, k1, b, at}) with `CorpusBridge`; `data` is data-worker.js (streamText, NotUTF8).
  */
 export async function measure(CorpusBridge, request, post, data) {
@@ -35,22 +35,14 @@ export async function measure(CorpusBridge, request, post, data) {
   held = { measurement: null, bridge: null };
   const items = {};
   request.corpus.forEach((item, index) => (items[`corpus/${index}`] = item));
-  for (const slot of ["queries", "evidence", "chunks", "run"]) if (request[slot]) items[slot] = request[slot];
+  const slots = ["queries", "evidence", "qrels", "chunks", "run"];
+  for (const slot of slots) if (request[slot]) items[slot] = request[slot];
   const name = (slot) => (request[slot] ? request[slot].name : null);
   const bridge = CorpusBridge(
     JSON.stringify({
       corpus: request.corpus.map((item) => item.name),
-      queries: name("queries"),
-      evidence: name("evidence"),
-      chunks: name("chunks"),
-      run: name("run"),
-      sizes: {
-        corpus: request.corpus.map(size),
-        queries: size(request.queries),
-        evidence: size(request.evidence),
-        chunks: size(request.chunks),
-        run: size(request.run),
-      },
+      ...Object.fromEntries(slots.map((slot) => [slot, name(slot)])),
+      sizes: { corpus: request.corpus.map(size), ...Object.fromEntries(slots.map((slot) => [slot, size(request[slot])])) },
       sweep: request.sweep,
       baseline: request.baseline,
       k1: request.k1,

@@ -12,7 +12,7 @@
   if (!panel) return;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.corpus.words; // raglab_core.words.corpus_panel_words: every sentence of this file
-  const SLOTS = ["corpus", "queries", "evidence", "chunks", "run"];
+  const SLOTS = ["corpus", "queries", "evidence", "qrels", "chunks", "run"];
   const SETTINGS = ["sweep", "baseline", "k1", "b", "at"];
   const chosen = {}; // slot -> [{name, file | text}] (the corpus) or {name, file | text}
   const $ = (selector) => panel.querySelector(selector);
@@ -164,7 +164,7 @@
       );
       choose("corpus", [corpus]);
       choose("evidence", evidence);
-      for (const slot of ["queries", "chunks", "run"]) {
+      for (const slot of ["queries", "qrels", "chunks", "run"]) {
         $(`[data-file-for="${slot}"]`).value = "";
         choose(slot, null);
       }
@@ -246,7 +246,7 @@
   function measure() {
     if (busy) return;
     showError("");
-    if (!chosen.corpus || !chosen.evidence) return fail(WORDS.missing, [], chosen.corpus ? "evidence" : "corpus");
+    if (!chosen.corpus || !(chosen.evidence || chosen.qrels)) return fail(WORDS.missing, [], chosen.corpus ? "evidence" : "corpus");
     if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
     if (!worker) {
       worker = window.raglabBoot.spawn();
@@ -266,7 +266,7 @@
     progressBar.removeAttribute("value");
     statusLine.textContent = WORDS.preparing;
     const request = { measurement, corpus: chosen.corpus };
-    for (const slot of ["queries", "evidence", "chunks", "run"]) request[slot] = chosen[slot] || null;
+    for (const slot of SLOTS.slice(1)) request[slot] = chosen[slot] || null;
     for (const name of SETTINGS) request[name] = setting(name).value;
     worker.postMessage({ type: "corpus-run", request });
   }
@@ -414,7 +414,7 @@
   // --- one query in detail --------------------------------------------------------------------------
 
   function clearDetail() {
-    for (const name of ["query", "spanless"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).textContent = "";
+    for (const name of ["query", "spanless", "judged"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).textContent = "";
     for (const name of ["spans", "columns"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).replaceChildren();
   }
 
@@ -434,6 +434,7 @@
     const part = (name) => detailBox.querySelector(`[data-corpus-detail="${name}"]`);
     part("query").textContent = `${detail.title}: ${detail.query}`;
     part("spanless").textContent = detail.no_spans;
+    part("judged").textContent = detail.judged;
     part("spans").replaceChildren(
       ...detail.spans.map((span) => {
         const item = el("li", { "data-span": span.number });

@@ -56,7 +56,7 @@
  *
  * «Tu corpus» (corpus.js, corpus-worker.js), `measurement` its id:
  * @typedef {{type: "corpus-run", request: {measurement: number, corpus: DataFile[], queries: ?DataFile,
- *   evidence: DataFile, chunks: ?DataFile, run: ?DataFile, sweep: string, baseline: string, k1: string,
+ *   evidence: ?DataFile, qrels: ?DataFile (one at least), chunks: ?DataFile, run: ?DataFile, sweep: string, baseline: string, k1: string,
  *   b: string, at: string}}} CorpusRunMessage  answered by "corpus-progress" ({fraction, text}), one
  *   "corpus-row" ({row}: raglab_core.corpus.panel.config_row) per configuration, then "corpus-done"
  *   ({ok, panel} or {ok: false, message, problems?, field?, slot?, internal?, detail?}).

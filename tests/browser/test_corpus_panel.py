@@ -107,14 +107,21 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
     detail = panel.locator('[data-corpus-output="detail"]')
     expect(detail.locator('[data-corpus-detail="query"]')).to_contain_text("Consulta «5»")
     expect(detail.locator(".query-detail-run")).to_have_count(2)
-    expect(detail.locator(".query-detail-run").first.locator("li")).to_have_count(5)
+    expect(detail.locator(".query-detail-run").first.locator("li")).to_have_count(10)  # the top k, k the largest cut
+    expect(detail.locator(".query-detail-run").first.locator("h4")).to_contain_text("sus 10 primeros chunks")
     assert detail.locator("[data-span]").count() >= 1
 
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]}})
+    rules = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]}}
+    results = Axe().run(page, options=rules)
     assert results.response["violations"] == [], [v["id"] for v in results.response["violations"]]
     page.set_viewport_size({"width": 390, "height": 844})
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+    # At 390 px too (the panel only: the rest of the page has its own 390 px checks), the finished panel with
+    # its table, plot, downloads and query detail: contrast, names, and 24 px targets once the layout wraps.
+    results = Axe().run(page, context='[data-panel="corpus"]', options=rules)
+    assert results.response["violations"] == [], [(v["id"], [n["target"] for n in v["nodes"]])
+                                                  for v in results.response["violations"]]
 
 
 def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
@@ -148,6 +155,17 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     expect(error).to_contain_text("«spans.jsonl», línea 1", timeout=120_000)
     expect(page.locator('[data-corpus-pick-for="evidence"]')).to_have_attribute("aria-invalid", "true")
     assert page.evaluate("document.activeElement.id") == "corpus-error"
+    # Document qrels beside the evidence: a bad one is named, with its line, and its own button is marked.
+    page.set_input_files('[data-file-for="evidence"]', files=[{
+        "name": "spans.jsonl", "mimeType": "application/json",
+        "buffer": b'{"query_id": "q1", "doc_id": "state_of_the_union.md", "start": 0, "end": 5}\n'}])
+    page.set_input_files('[data-file-for="qrels"]', files=[{
+        "name": "qrels.txt", "mimeType": "text/plain", "buffer": b"q1 0 state_of_the_union.md uno\n"}])
+    page.click('[data-action="corpus-run"]')
+    expect(error).to_contain_text("«qrels.txt», línea 1", timeout=60_000)
+    expect(page.locator('[data-corpus-pick-for="qrels"]')).to_have_attribute("aria-invalid", "true")
+    page.click('[data-corpus-clear-for="qrels"]')
+    expect(page.locator('[data-corpus-slot-status="qrels"]')).to_have_text("Sin fichero.")
     # A corpus too big for the page: refused at once, with the command to use instead.
     page.set_input_files('[data-file-for="queries"]', files=[{
         "name": "queries.tsv", "mimeType": "text/plain", "buffer": b"q1\t" + b"x" * 8_100_000 + b"\n"}])
