@@ -489,3 +489,11 @@ def test_scripts_and_stylesheet_ship_without_comments_or_indentation(dist, parse
     assert "/* Laboratorio" not in html and "\n  <" not in html
     assert without_indentation("<div>\n    <p>a</p>\n  <script>\n  x()</script>\n <style>\n  a{}</style>") == (
         "<div>\n<p>a</p>\n<script>\n  x()</script>\n<style>\n  a{}</style>")
+
+
+def test_each_file_input_has_its_own_name(dist):
+    """Outside checks find the inputs by ``[data-file-for=…]`` alone (DESIGN §4.6, §4.10): «Tu corpus»,
+    before «Tus datos» on the page, must not take a name «Tus datos» uses (its qrels: corpus-qrels)."""
+    html = (dist / "index.html").read_text("utf-8")
+    names = re.findall(r'data-file-for="([^"]+)"', html)
+    assert len(names) == len(set(names)) and "qrels" in names and "corpus-qrels" in names, names

@@ -13,6 +13,8 @@
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.corpus.words; // raglab_core.words.corpus_panel_words: every sentence of this file
   const SLOTS = ["corpus", "queries", "evidence", "qrels", "chunks", "run"];
+  // «Tus datos», after this panel, names its own qrels input data-file-for="qrels": this one differs.
+  const fileInput = (slot) => $(`[data-file-for="${slot === "qrels" ? "corpus-qrels" : slot}"]`);
   const SETTINGS = ["sweep", "baseline", "k1", "b", "at"];
   const chosen = {}; // slot -> [{name, file | text}] (the corpus) or {name, file | text}
   const $ = (selector) => panel.querySelector(selector);
@@ -84,7 +86,7 @@
   }
 
   for (const slot of SLOTS) {
-    const input = $(`[data-file-for="${slot}"]`);
+    const input = fileInput(slot);
     $(`[data-corpus-pick-for="${slot}"]`).addEventListener("click", () => input.click());
     input.addEventListener("change", () => {
       const files = Array.from(input.files || []).map((file) => fileItem(file));
@@ -165,7 +167,7 @@
       choose("corpus", [corpus]);
       choose("evidence", evidence);
       for (const slot of ["queries", "qrels", "chunks", "run"]) {
-        $(`[data-file-for="${slot}"]`).value = "";
+        fileInput(slot).value = "";
         choose(slot, null);
       }
     } catch (error) {

@@ -159,7 +159,7 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     page.set_input_files('[data-file-for="evidence"]', files=[{
         "name": "spans.jsonl", "mimeType": "application/json",
         "buffer": b'{"query_id": "q1", "doc_id": "state_of_the_union.md", "start": 0, "end": 5}\n'}])
-    page.set_input_files('[data-file-for="qrels"]', files=[{
+    page.set_input_files('[data-file-for="corpus-qrels"]', files=[{
         "name": "qrels.txt", "mimeType": "text/plain", "buffer": b"q1 0 state_of_the_union.md uno\n"}])
     page.click('[data-action="corpus-run"]')
     expect(error).to_contain_text("«qrels.txt», línea 1", timeout=60_000)
