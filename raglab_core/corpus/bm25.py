@@ -31,12 +31,13 @@ How it runs in pure Python:
   nothing.
 * **Per query** (:meth:`Bm25.search`): MaxScore [5]_, term at a time. Terms go
   from the largest possible contribution (the term's highest weight, times
-  its repeats) to the smallest; every chunk of a term is added (into one list
-  of scores, by C loops: ``map``, not a Python loop per chunk) until the
+  its repeats) to the smallest; every chunk of a term is added (into one dict
+  of scores, by C loops: ``map`` and ``dict.update``, not a Python loop per
+  chunk) until the
   terms left could not lift a chunk not yet seen into the top ``depth`` (their
   highest weights sum to less than the ``depth``-th score so far); the
-  remaining terms only add to the chunks already seen, and chunks that cannot
-  reach the top are dropped on the way. The result is exact: it is the top
+  remaining terms only add to the chunks already seen (held as two parallel
+  lists), and chunks that cannot reach the top are dropped on the way. The result is exact: it is the top
   ``depth`` of the full sum.
 
 >>> from raglab_core.corpus.tokens import tokenize_corpus
@@ -234,39 +235,44 @@ class Bm25:
         trec_eval's order. Chunks sharing no term with the query are not retrieved."""
         plan = self.plan(terms)
         left = math.fsum(step[0] for step in plan)
-        # Every chunk of the first terms, added into one list of scores (C loops: map, not a Python loop).
-        scores, seen, total, floor, step = [0.0] * self.count, set(), 0.0, 0.0, 0
+        # Every chunk of the first terms, added into one dict of scores (C loops: map and dict.update).
+        found, total, floor, step = {}, 0.0, 0.0, 0
         while step < len(plan):
             highest, _, repeats, weights = plan[step]
             step += 1
             left -= highest
-            chunks = weights.keys()
             added = weights.values() if repeats == 1.0 else list(map(mul, weights.values(), repeat(repeats)))
-            seen |= chunks
-            list(map(scores.__setitem__, chunks, map(add, map(scores.__getitem__, chunks), added)))
+            if found:
+                chunks = weights.keys()
+                found.update(zip(chunks, map(add, map(found.get, chunks, repeat(0.0)), added)))
+            else:
+                found = dict(zip(weights, added))
             total += sum(added)
             # The depth-th score is at most the mean of the top depth, so at most total / depth: only then is it
             # worth finding whether the terms left can lift a chunk not seen yet into the top.
             bound = left * (1 + SLACK)
-            if step < len(plan) and len(seen) >= depth and bound * depth < total:
-                floor = _kth([scores[chunk] for chunk in seen], depth)
+            if step < len(plan) and len(found) >= depth and bound * depth < total:
+                floor = _kth(list(found.values()), depth)
                 if bound < floor:
                     break
-        found = dict(zip(seen, map(scores.__getitem__, seen)))
-        # The other terms only add to the chunks seen; those that cannot reach the floor (a lower bound of the
-        # final depth-th score) with every term left are dropped first.
+        if step == len(plan):
+            return self.ranked(found, depth)
+        # The other terms only add to the chunks seen (two parallel lists); those that cannot reach the floor (a
+        # lower bound of the final depth-th score) with every term left are dropped first.
+        chunks, scores = list(found), list(found.values())
         while step < len(plan):
             cut = floor / (1 + SLACK) - left
             if cut > 0:
-                found = dict(compress(found.items(), map(ge, found.values(), repeat(cut))))
+                keep = list(map(ge, scores, repeat(cut)))
+                chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
             highest, _, repeats, weights = plan[step]
             step += 1
             left -= highest
-            added = map(weights.get, found, repeat(0.0))
+            added = map(weights.get, chunks, repeat(0.0))
             if repeats != 1.0:
                 added = map(mul, added, repeat(repeats))
-            found = dict(zip(found, map(add, found.values(), added)))
-        return self.ranked(found, depth)
+            scores = list(map(add, scores, added))
+        return self.ranked(dict(zip(chunks, scores)), depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
