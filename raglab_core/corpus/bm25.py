@@ -63,10 +63,11 @@ References
 
 import math
 import struct
+import sys
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
-from operator import add, ge, mul, ne, truediv
+from operator import add, ge, mul, ne, not_, truediv
 
 K1 = 0.9
 B = 0.4
@@ -113,6 +114,7 @@ class Positions:
         for document in corpus.terms:
             terms.extend(document)
         total = len(terms)
+        self.text = _as_text(terms)
         counts = Counter(terms)
         self.starts = array("q", accumulate((counts.get(term, 0) for term in range(len(corpus.vocabulary))),
                                             initial=0))
@@ -137,6 +139,25 @@ class Positions:
         """The positions of ``term``, ascending."""
         return self.order[self.starts[term]: self.starts[term + 1]]
 
+    def occurrences(self, term: int) -> int:
+        """How many times ``term`` occurs in the corpus."""
+        return self.starts[term + 1] - self.starts[term]
+
+
+def _as_text(terms: array):
+    """The corpus as one ``str`` whose character ``i`` is ``chr`` of token ``i``'s term number, so that
+    ``str.count`` counts a term's tokens in any stretch of the corpus in C; ``None`` when a term number is
+    beyond Unicode's range (``0x10FFFF``; then only positions are used).
+
+    >>> _as_text(array("i", [0, 2, 0]))
+    '\\x00\\x02\\x00'
+    """
+    if not terms:
+        return ""
+    if terms.itemsize != 4 or max(terms) > 0x10FFFF:
+        return None
+    return terms.tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
+
 
 _INT = struct.Struct("i")
 
@@ -151,6 +172,36 @@ def _runs(count: int, lengths) -> array:
     runs = array("i")
     runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, range(count)), lengths)))
     return runs
+
+
+class Postings:
+    """One term's BM25 weights in one configuration: ``weights`` (``{chunk: weight}`` over the chunks holding
+    it, in chunk order), ``highest`` (its largest weight), ``frequency`` (the chunks holding it) and
+    ``dense`` (the weight of every chunk, 0.0 where it is absent, as an ``array``; ``None`` when only
+    ``weights`` is kept). A frequent term is computed densely and its ``weights`` only built if asked for."""
+
+    __slots__ = ("_weights", "dense", "highest", "frequency")
+
+    def __init__(self, weights, dense, highest: float, frequency: int):
+        self._weights, self.dense, self.highest, self.frequency = weights, dense, highest, frequency
+
+    @property
+    def weights(self) -> dict:
+        if self._weights is None:
+            dense = self.dense
+            self._weights = dict(zip(compress(range(len(dense)), dense), filter(None, dense)))
+        return self._weights
+
+    def lookup(self, chunks):
+        """The weights of ``chunks`` (0.0 for a chunk not holding the term), as an iterator (C loops)."""
+        if self.dense is not None:
+            return map(self.dense.__getitem__, chunks)
+        return map(self._weights.get, chunks, repeat(0.0))
+
+
+DENSE = 0.75
+"""A term with at least this many occurrences per chunk of a configuration is counted in every chunk at once
+(``str.count`` over each chunk's stretch of :attr:`Positions.text`) instead of position by position."""
 
 
 class Bm25:
@@ -175,12 +226,19 @@ class Bm25:
         self.first = _runs(self.count, new)
         self.last = _runs(self.count, final) if table.overlap else None
         self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
+        # Counting a term in every chunk needs the corpus as text, and a positive norm (0 / norm for the chunks
+        # without the term).
+        self.dense = positions.text is not None and self.count > 0 and min(self.norms) > 0
+        self.begins = self.ends = None
         self.cache = {}
 
-    def postings(self, term: int):
-        """``({chunk: weight}, highest weight)`` of ``term`` (cached): its BM25 weight in each chunk holding it."""
+    def postings(self, term: int) -> Postings:
+        """The :class:`Postings` of ``term`` (cached): its BM25 weight in each chunk holding it."""
         found = self.cache.get(term)
         if found is not None:
+            return found
+        if self.dense and self.positions.occurrences(term) >= DENSE * self.count:
+            found = self.cache[term] = self._counted(term)
             return found
         held = self.positions.of(term)
         chunk = self.first
@@ -198,17 +256,29 @@ class Bm25:
         weight = idf(self.count, len(chunks))
         norms = map(self.norms.__getitem__, chunks)
         weights = dict(zip(chunks, map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, norms)))))
-        found = self.cache[term] = (weights, max(weights.values(), default=0.0))
+        found = self.cache[term] = Postings(weights, None, max(weights.values(), default=0.0), len(chunks))
         return found
 
+    def _counted(self, term: int) -> Postings:
+        """A frequent term's postings, counted in every chunk's stretch of the corpus's text (C loops)."""
+        if self.begins is None:
+            table = self.table
+            self.begins = list(map(add, map(self.positions.offsets.__getitem__, table.documents), table.firsts))
+            self.ends = list(map(add, self.begins, table.lengths))
+        frequencies = list(map(self.positions.text.count, repeat(chr(term)), self.begins, self.ends))
+        holding = self.count - frequencies.count(0)
+        weight = idf(self.count, holding)
+        dense = array("d", map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, self.norms))))
+        return Postings(None, dense, max(dense), holding)
+
     def plan(self, terms) -> list:
-        """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, weights)]``,
+        """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, postings)]``,
         the largest possible contribution (highest weight times repeats) first, terms no chunk holds left out."""
         plan = []
         for term, repeats in Counter(terms).items():
-            weights, highest = self.postings(term)
-            if weights:
-                plan.append((highest * repeats, -term, float(repeats), weights))
+            postings = self.postings(term)
+            if postings.frequency:
+                plan.append((postings.highest * repeats, -term, float(repeats), postings))
         plan.sort(reverse=True)
         return plan
 
@@ -225,8 +295,8 @@ class Bm25:
         {0: 0.523659, 1: 0.204856}
         """
         total = {}
-        for _, _, repeats, weights in self.plan(terms):
-            for chunk, weight in weights.items():
+        for _, _, repeats, postings in self.plan(terms):
+            for chunk, weight in postings.weights.items():
                 total[chunk] = total.get(chunk, 0.0) + (weight if repeats == 1.0 else weight * repeats)
         return total
 
@@ -238,7 +308,8 @@ class Bm25:
         # Every chunk of the first terms, added into one dict of scores (C loops: map and dict.update).
         found, total, floor, step = {}, 0.0, 0.0, 0
         while step < len(plan):
-            highest, _, repeats, weights = plan[step]
+            highest, _, repeats, postings = plan[step]
+            weights = postings.weights
             step += 1
             left -= highest
             added = weights.values() if repeats == 1.0 else list(map(mul, weights.values(), repeat(repeats)))
@@ -257,22 +328,29 @@ class Bm25:
                     break
         if step == len(plan):
             return self.ranked(found, depth)
-        # The other terms only add to the chunks seen (two parallel lists); those that cannot reach the floor (a
-        # lower bound of the final depth-th score) with every term left are dropped first.
+        # The other terms only add to the chunks seen (held as parallel lists). The chunks already at the floor
+        # (at least depth of them) are completed first: the depth-th of their final scores is a floor much
+        # closer to the final one. Of the others, those that cannot reach that floor with every term left are
+        # dropped before each term is added.
+        rest = plan[step:]
         chunks, scores = list(found), list(found.values())
-        while step < len(plan):
+        best = list(map(ge, scores, repeat(floor)))
+        top, finals = list(compress(chunks, best)), list(compress(scores, best))
+        for _, _, repeats, postings in rest:
+            added = postings.lookup(top)
+            finals = list(map(add, finals, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
+        floor = max(floor, _kth(finals, depth))
+        others = list(map(not_, best))
+        chunks, scores = list(compress(chunks, others)), list(compress(scores, others))
+        for highest, _, repeats, postings in rest:
             cut = floor / (1 + SLACK) - left
             if cut > 0:
                 keep = list(map(ge, scores, repeat(cut)))
                 chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
-            highest, _, repeats, weights = plan[step]
-            step += 1
             left -= highest
-            added = map(weights.get, chunks, repeat(0.0))
-            if repeats != 1.0:
-                added = map(mul, added, repeat(repeats))
-            scores = list(map(add, scores, added))
-        return self.ranked(dict(zip(chunks, scores)), depth)
+            added = postings.lookup(chunks)
+            scores = list(map(add, scores, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
+        return self.ranked(dict(zip(top + chunks, finals + scores)), depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
