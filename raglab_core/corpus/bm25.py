@@ -67,7 +67,7 @@ import sys
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
-from operator import add, ge, mul, ne, not_, truediv
+from operator import add, ge, getitem, mul, not_, truediv
 
 K1 = 0.9
 B = 0.4
@@ -162,46 +162,66 @@ def _as_text(terms: array):
 _INT = struct.Struct("i")
 
 
-def _runs(count: int, lengths) -> array:
-    """``0`` repeated ``lengths[0]`` times, then ``1`` repeated ``lengths[1]`` times, …, up to ``count - 1``:
-    an array built from repeated bytes (C loops, no Python step per element).
+def _runs(values, lengths) -> array:
+    """``values[0]`` repeated ``lengths[0]`` times, then ``values[1]`` repeated ``lengths[1]`` times, …: an
+    array built from repeated bytes (C loops, no Python step per element).
 
-    >>> list(_runs(3, [2, 0, 1]))
+    >>> list(_runs(range(3), [2, 0, 1]))
     [0, 0, 2]
     """
     runs = array("i")
-    runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, range(count)), lengths)))
+    runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, values), lengths)))
     return runs
 
 
 class Postings:
-    """One term's BM25 weights in one configuration: ``weights`` (``{chunk: weight}`` over the chunks holding
-    it, in chunk order), ``highest`` (its largest weight), ``frequency`` (the chunks holding it) and
-    ``dense`` (the weight of every chunk, 0.0 where it is absent, as an ``array``; ``None`` when only
-    ``weights`` is kept). A frequent term is computed densely and its ``weights`` only built if asked for."""
+    """One term's BM25 weights in one configuration.
 
-    __slots__ = ("_weights", "dense", "highest", "frequency")
+    ``chunks`` and ``values``: the chunks holding the term and its weight in each (lists); ``highest``: its
+    largest weight; ``frequency``: how many chunks hold it; ``dense``: the weight of every chunk (0.0 where
+    it is absent) as an ``array``, for a frequent term, or ``None``. What a search needs of a term is built
+    only when asked for: the lists from ``dense``, and the ``weights`` dict (``{chunk: weight}``) from the
+    lists.
+    """
 
-    def __init__(self, weights, dense, highest: float, frequency: int):
-        self._weights, self.dense, self.highest, self.frequency = weights, dense, highest, frequency
+    __slots__ = ("_chunks", "_values", "_weights", "dense", "highest", "frequency")
+
+    def __init__(self, chunks, values, dense, highest: float, frequency: int):
+        self._chunks, self._values, self._weights = chunks, values, None
+        self.dense, self.highest, self.frequency = dense, highest, frequency
+
+    @property
+    def chunks(self) -> list:
+        if self._chunks is None:
+            self._chunks = list(compress(range(len(self.dense)), self.dense))
+            self._values = list(filter(None, self.dense))
+        return self._chunks
+
+    @property
+    def values(self) -> list:
+        if self._values is None:
+            self.chunks  # noqa: B018 (built with the chunks)
+        return self._values
 
     @property
     def weights(self) -> dict:
         if self._weights is None:
-            dense = self.dense
-            self._weights = dict(zip(compress(range(len(dense)), dense), filter(None, dense)))
+            self._weights = dict(zip(self.chunks, self.values))
         return self._weights
 
     def lookup(self, chunks):
         """The weights of ``chunks`` (0.0 for a chunk not holding the term), as an iterator (C loops)."""
         if self.dense is not None:
             return map(self.dense.__getitem__, chunks)
-        return map(self._weights.get, chunks, repeat(0.0))
+        return map(self.weights.get, chunks, repeat(0.0))
 
 
 DENSE = 0.75
 """A term with at least this many occurrences per chunk of a configuration is counted in every chunk at once
 (``str.count`` over each chunk's stretch of :attr:`Positions.text`) instead of position by position."""
+FRACTIONS = 16
+"""Term frequencies up to this are weighted from a table per configuration (``tf / (tf + norm)`` of every
+chunk): a lookup instead of three operations per posting."""
 
 
 class Bm25:
@@ -214,8 +234,9 @@ class Bm25:
         self.average = sum(lengths) / self.count if self.count else 0.0
         average = self.average or 1.0
         self.norms = [k1 * (1 - b + b * length / average) for length in lengths]
-        # Each corpus position's first and last chunk: a chunk's new tokens start where the previous one ended
-        # (within its document), and its last ones end where the next one starts.
+        self.fractions = [None]  # fractions[tf][chunk] = tf / (tf + norm), built as needed
+        # Each corpus position's first chunk: a chunk's new tokens start where the previous one ended (within its
+        # document). With overlap, its last chunk: its last tokens end where the next chunk starts.
         firsts, lasts, documents = table.firsts, table.lasts, table.documents
         new, final = [], []
         for index in range(self.count):
@@ -223,9 +244,17 @@ class Bm25:
             same_after = index + 1 < self.count and documents[index + 1] == documents[index]
             new.append(lasts[index] - (lasts[index - 1] if same_before else 0))
             final.append((firsts[index + 1] if same_after else lasts[index]) - firsts[index])
-        self.first = _runs(self.count, new)
-        self.last = _runs(self.count, final) if table.overlap else None
+        self.first = _runs(range(self.count), new)
         self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
+        self.last = self.second = None
+        if table.overlap and self.spread <= 2:
+            # A token is in its first chunk and, in the stretch the next chunk overlaps, in that one too:
+            # second[position] is that next chunk, or ``count`` (no chunk) before the stretch.
+            shared = list(map(int.__sub__, lengths, final))
+            values = chain.from_iterable(zip(repeat(self.count), range(1, self.count + 1)))
+            self.second = _runs(values, chain.from_iterable(zip(map(int.__sub__, new, shared), shared)))
+        elif table.overlap:
+            self.last = _runs(range(self.count), final)
         # Counting a term in every chunk needs the corpus as text, and a positive norm (0 / norm for the chunks
         # without the term).
         self.dense = positions.text is not None and self.count > 0 and min(self.norms) > 0
@@ -243,21 +272,38 @@ class Bm25:
         held = self.positions.of(term)
         chunk = self.first
         first = [chunk[position] for position in held]  # (a comprehension beats map with __getitem__)
-        if self.last is None:
-            counts = Counter(first)
-        else:
+        if self.second is not None:
+            chunk = self.second
+            counts = Counter(chain(first, [chunk[position] for position in held]))
+            counts.pop(self.count, None)
+        elif self.last is not None:
             chunk = self.last
             last = [chunk[position] for position in held]
-            if self.spread <= 2:  # a position is in its first chunk, and in the next one when that holds it too
-                counts = Counter(chain(first, compress(map(add, first, repeat(1)), map(ne, last, first))))
-            else:
-                counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
-        chunks, frequencies = list(counts), list(counts.values())
+            counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
+        else:
+            counts = Counter(first)
+        chunks = list(counts)
         weight = idf(self.count, len(chunks))
-        norms = map(self.norms.__getitem__, chunks)
-        weights = dict(zip(chunks, map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, norms)))))
-        found = self.cache[term] = Postings(weights, None, max(weights.values(), default=0.0), len(chunks))
+        if len(chunks) == len(held) and self.second is None and self.last is None:  # each tf is 1
+            values = list(map(mul, repeat(weight), map(self._fractions(1).__getitem__, chunks)))
+        else:
+            frequencies = list(counts.values())
+            top = max(frequencies)
+            if top <= FRACTIONS:
+                self._fractions(top)
+                fractions = map(getitem, map(self.fractions.__getitem__, frequencies), chunks)
+            else:
+                fractions = map(truediv, frequencies, map(add, frequencies, map(self.norms.__getitem__, chunks)))
+            values = list(map(mul, repeat(weight), fractions))
+        found = self.cache[term] = Postings(chunks, values, None, max(values, default=0.0), len(chunks))
         return found
+
+    def _fractions(self, top: int) -> list:
+        """``tf / (tf + norm)`` of every chunk, for each ``tf`` up to ``top`` (kept); the table for ``top``."""
+        while len(self.fractions) <= top:
+            frequency = len(self.fractions)
+            self.fractions.append(array("d", map(truediv, repeat(frequency), map(add, repeat(frequency), self.norms))))
+        return self.fractions[top]
 
     def _counted(self, term: int) -> Postings:
         """A frequent term's postings, counted in every chunk's stretch of the corpus's text (C loops)."""
@@ -269,7 +315,7 @@ class Bm25:
         holding = self.count - frequencies.count(0)
         weight = idf(self.count, holding)
         dense = array("d", map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, self.norms))))
-        return Postings(None, dense, max(dense), holding)
+        return Postings(None, None, dense, max(dense), holding)
 
     def plan(self, terms) -> list:
         """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, postings)]``,
@@ -309,15 +355,14 @@ class Bm25:
         found, total, floor, step = {}, 0.0, 0.0, 0
         while step < len(plan):
             highest, _, repeats, postings = plan[step]
-            weights = postings.weights
             step += 1
             left -= highest
-            added = weights.values() if repeats == 1.0 else list(map(mul, weights.values(), repeat(repeats)))
+            chunks = postings.chunks
+            added = postings.values if repeats == 1.0 else list(map(mul, postings.values, repeat(repeats)))
             if found:
-                chunks = weights.keys()
                 found.update(zip(chunks, map(add, map(found.get, chunks, repeat(0.0)), added)))
             else:
-                found = dict(zip(weights, added))
+                found = dict(zip(chunks, added))
             total += sum(added)
             # The depth-th score is at most the mean of the top depth, so at most total / depth: only then is it
             # worth finding whether the terms left can lift a chunk not seen yet into the top.
