@@ -67,7 +67,7 @@ import sys
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, repeat
-from operator import add, ge, getitem, mul, not_, truediv
+from operator import add, ge, getitem, mul, truediv
 
 K1 = 0.9
 B = 0.4
@@ -375,8 +375,9 @@ class Bm25:
             return self.ranked(found, depth)
         # The other terms only add to the chunks seen (held as parallel lists). The chunks already at the floor
         # (at least depth of them) are completed first: the depth-th of their final scores is a floor much
-        # closer to the final one. Of the others, those that cannot reach that floor with every term left are
-        # dropped before each term is added.
+        # closer to the final one. Then every chunk seen that can still reach that floor with the terms left is
+        # completed, those that cannot being dropped before each term but the last (the completed best ones
+        # are among them, and come out with the same sums).
         rest = plan[step:]
         chunks, scores = list(found), list(found.values())
         best = list(map(ge, scores, repeat(floor)))
@@ -385,17 +386,15 @@ class Bm25:
             added = postings.lookup(top)
             finals = list(map(add, finals, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
         floor = max(floor, _kth(finals, depth))
-        others = list(map(not_, best))
-        chunks, scores = list(compress(chunks, others)), list(compress(scores, others))
-        for highest, _, repeats, postings in rest:
+        for number, (highest, _, repeats, postings) in enumerate(rest, 1):
             cut = floor / (1 + SLACK) - left
-            if cut > 0:
+            if cut > 0 and number < len(rest):
                 keep = list(map(ge, scores, repeat(cut)))
                 chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
             left -= highest
             added = postings.lookup(chunks)
             scores = list(map(add, scores, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
-        return self.ranked(dict(zip(top + chunks, finals + scores)), depth)
+        return self.ranked(dict(zip(chunks + top, scores + finals)), depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
