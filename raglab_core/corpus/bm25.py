@@ -66,8 +66,8 @@ import struct
 import sys
 from array import array
 from collections import Counter
-from itertools import accumulate, chain, compress, repeat
-from operator import add, ge, getitem, mul, truediv
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, eq, ge, getitem, mul, sub, truediv
 
 K1 = 0.9
 B = 0.4
@@ -238,12 +238,11 @@ class Bm25:
         # Each corpus position's first chunk: a chunk's new tokens start where the previous one ended (within its
         # document). With overlap, its last chunk: its last tokens end where the next chunk starts.
         firsts, lasts, documents = table.firsts, table.lasts, table.documents
-        new, final = [], []
-        for index in range(self.count):
-            same_before = index > 0 and documents[index - 1] == documents[index]
-            same_after = index + 1 < self.count and documents[index + 1] == documents[index]
-            new.append(lasts[index] - (lasts[index - 1] if same_before else 0))
-            final.append((firsts[index + 1] if same_after else lasts[index]) - firsts[index])
+        # same[i]: chunk i + 1 is in chunk i's document
+        same = list(map(eq, islice(documents, 1, None), documents))
+        same.append(False)
+        new = list(map(sub, lasts, chain((0,), map(mul, lasts, same))))
+        final = list(map(sub, map(getitem, zip(lasts, islice(chain(firsts, (0,)), 1, None)), same), firsts))
         self.first = _runs(range(self.count), new)
         self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
         self.last = self.second = None
