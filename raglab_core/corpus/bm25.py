@@ -216,7 +216,7 @@ class Postings:
         return map(self.weights.get, chunks, repeat(0.0))
 
 
-DENSE = 0.75
+DENSE = 0.4
 """A term with at least this many occurrences per chunk of a configuration is counted in every chunk at once
 (``str.count`` over each chunk's stretch of :attr:`Positions.text`) instead of position by position."""
 FRACTIONS = 16
