@@ -132,7 +132,8 @@ def child_eval(qrels, *runs):
 
 
 def run_eval(qrels, runs):
-    """``(seconds inside the child, peak RSS in bytes, answer)`` of one ``eval`` of ``runs`` in a fresh process."""
+    """``(seconds inside the child, peak RSS in bytes, answer)`` of one ``eval`` of ``runs`` in a fresh process;
+    ``answer["cpu"]``: the child's CPU seconds (user + system, interpreter start included)."""
     with tempfile.TemporaryFile() as errors:  # the child's stderr: progress and warnings
         process = subprocess.Popen([sys.executable, __file__, "--child-eval", str(qrels), *map(str, runs)], cwd=ROOT,
                                    stdout=subprocess.PIPE, stderr=errors)
@@ -143,22 +144,27 @@ def run_eval(qrels, runs):
             errors.seek(0)
             raise RuntimeError(f"eval of {len(runs)} runs failed with status {status}: {errors.read().decode()[-2000:]}")
     answer = json.loads(output)
+    answer["cpu"] = usage.ru_utime + usage.ru_stime
     return answer["seconds"], usage.ru_maxrss * 1024, answer
 
 
 def many_runs(count: int, sizes, data: pathlib.Path):
     """Issue 37's benchmark: ``count`` runs scored at once against ``count`` single-run evaluations."""
-    print(f"{'lines per run':>13} {'runs':>4} {'one eval of all s':>17} {'peak MB':>8} {'sum of single s':>15} "
-          f"{'max peak MB':>11} {'ratio':>6}")
+    print(f"{'lines per run':>13} {'runs':>4} {'all at once s':>13} {'cpu s':>6} {'peak MB':>7} {'singles s':>9} "
+          f"{'cpu s':>6} {'peak MB':>7} {'ratio':>6} {'cpu ratio':>9}")
     for size in sizes:
         lines = int(float(size.rstrip("kKmM")) * (1000 if size[-1] in "kK" else 1_000_000))
         qrels, runs = write_runs(data / f"runs-{size}", count, lines)
+        # The single evaluations before and after the one of every run, so that a drift of a shared
+        # machine's speed weighs on both sides.
+        singles = [run_eval(qrels, [run]) for run in runs[: count // 2]]
         together, peak, answer = run_eval(qrels, runs)
-        singles = [run_eval(qrels, [run]) for run in runs]
+        singles += [run_eval(qrels, [run]) for run in runs[count // 2:]]
         alone = sum(seconds for seconds, _, _ in singles)
-        print(f"{lines:>13,} {count:>4} {together:>17.2f} {peak / 1e6:>8.0f} {alone:>15.2f} "
-              f"{max(rss for _, rss, _ in singles) / 1e6:>11.0f} {together / alone:>6.2f}   "
-              f"({answer['comparisons']} pairs compared)", flush=True)
+        alone_cpu = sum(single["cpu"] for _, _, single in singles)
+        print(f"{lines:>13,} {count:>4} {together:>13.2f} {answer['cpu']:>6.2f} {peak / 1e6:>7.0f} {alone:>9.2f} "
+              f"{alone_cpu:>6.2f} {max(rss for _, rss, _ in singles) / 1e6:>7.0f} {together / alone:>6.2f} "
+              f"{answer['cpu'] / alone_cpu:>9.2f}   ({answer['comparisons']} pairs compared)", flush=True)
     print(f"target: ratio <= 1.2; python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
 
 
