@@ -23,22 +23,29 @@ trec_eval's order (score descending, ties by chunk id descending,
 How it runs in pure Python:
 
 * **Once per corpus** (:class:`Positions`): every token's position in the
-  corpus (documents end to end), grouped by term (sorted a block at a time).
-* **Once per configuration and query term** (:meth:`Bm25.postings`, cached):
-  the term's positions mapped to the chunks holding them (two arrays of the
-  configuration: each position's first and last chunk), counted into
-  ``tf``, and weighted. No full index is built; terms no query uses cost
-  nothing.
+  corpus (documents end to end), grouped by term (sorted a block at a time),
+  and the corpus as one ``str`` with a character per token (its term number).
+* **Once per configuration and query term** (:meth:`Bm25.postings`, cached,
+  dropped after the last query that needs it): no full index is built, and
+  terms no query uses cost nothing. A term's positions are mapped to the
+  chunks holding them (arrays of the configuration: each position's first
+  chunk and, with overlap, its next one), counted into ``tf`` and weighted
+  from a table of ``tf / (tf + norm)`` per chunk. A frequent term (at least
+  :data:`DENSE` occurrences per chunk) is instead counted in every chunk at
+  once, ``str.count`` over each chunk's stretch of that text, and kept as an
+  array over every chunk. Both give the same weights to the last bit.
 * **Per query** (:meth:`Bm25.search`): MaxScore [5]_, term at a time. Terms go
   from the largest possible contribution (the term's highest weight, times
   its repeats) to the smallest; every chunk of a term is added (into one dict
   of scores, by C loops: ``map`` and ``dict.update``, not a Python loop per
-  chunk) until the
-  terms left could not lift a chunk not yet seen into the top ``depth`` (their
-  highest weights sum to less than the ``depth``-th score so far); the
-  remaining terms only add to the chunks already seen (held as two parallel
-  lists), and chunks that cannot reach the top are dropped on the way. The result is exact: it is the top
-  ``depth`` of the full sum.
+  chunk) until the terms left could not lift a chunk not yet seen into the
+  top ``depth`` (their highest weights sum to less than the ``depth``-th
+  score so far). The chunks at that score are then completed with the
+  remaining terms, which raises the floor to the ``depth``-th of their final
+  scores; the other chunks seen (held as two parallel lists) get the
+  remaining terms one at a time, those that cannot reach the floor dropped
+  on the way. Every score is summed in the same order as :meth:`Bm25.scores`
+  sums it, so the result is exact: the top ``depth`` of the full sum.
 
 >>> from raglab_core.corpus.tokens import tokenize_corpus
 >>> from raglab_core.corpus.chunks import chunk_table
