@@ -26,11 +26,15 @@ from markupsafe import Markup
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
 from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
+from raglab_site.minify import minified
+from raglab_site.corpus_site import corpus_config
 from raglab_site.compression import add_precompressed, compress_ahead, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import RUNTIME_MODULE, WASM, build_wheel, read_pyodide, runtime_assets
 from raglab_site.snapshot import snapshot_assets
-from raglab_site.templates import MissingAsset, check_no_html_entities, render, template_environment, unclosed_css_block
+from raglab_site.templates import (
+    MissingAsset, check_no_html_entities, render, template_environment, unclosed_css_block, without_indentation,
+)
 from raglab_site.views import view_table_assets
 
 SRC = ROOT / "site_src"
@@ -148,7 +152,7 @@ def read_inline(directory: Path) -> dict[str, str]:
             raise BuildError(directory / name, f"an inline file cannot contain '{end}' or '<!--'")
         if suffix == ".css" and (line := unclosed_css_block(text)) is not None:
             raise BuildError(directory / name, "a block opened here is never closed (or a '}' closes nothing)", line)
-        inline[name] = text
+        inline[name] = minified(directory / name, data).decode("utf-8")
     return inline
 
 
@@ -213,6 +217,7 @@ def make_site() -> dict[str, bytes]:
 
     assets = {}
     for name, data in read_static(SRC / "static").items():
+        data = minified(SRC / "static" / name, data)
         url = "assets/" + (name if name.endswith((".svg", ".png", ".ico")) else hashed_name(name, data))
         files[url] = data
         assets[name] = {"url": url, "integrity": subresource_integrity(data)}
@@ -222,12 +227,14 @@ def make_site() -> dict[str, bytes]:
         files[f"data/sample/{path.name}"] = path.read_bytes()
         samples[path.stem] = f"data/sample/{path.name}"
 
-    for name, what in (("worker.js", "the page's Python worker"), ("data-worker.js", "the worker's «Tus datos» code")):
+    for name, what in (("worker.js", "the page's Python worker"), ("data-worker.js", "the worker's «Tus datos» code"),
+                       ("corpus-worker.js", "the worker's «Tu corpus» code")):
         if name not in assets:  # named by no template, only by the page's configuration
             raise BuildError(SRC / "static" / name, f"missing asset: {what}")
     lab_config = {
         "worker": assets["worker.js"]["url"],
         "dataWorker": assets["data-worker.js"]["url"],  # the «Tus datos» code, imported by the worker when asked
+        "corpusWorker": assets["corpus-worker.js"]["url"],  # the «Tu corpus» code, likewise
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         **runtime_entries,  # "wasm" and "decoder"
@@ -240,6 +247,7 @@ def make_site() -> dict[str, bytes]:
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
         "data": panel.page_settings(),  # its default measures, rows drawn and sentences
+        "corpus": corpus_config(SRC / "data" / "corpus", files),  # «Tu corpus»: settings, words, sample
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
@@ -254,7 +262,7 @@ def make_site() -> dict[str, bytes]:
     lab_config.update(words.page_texts(lab_config["runtimeBytes"]))  # every sentence the scripts show
     env = template_environment(SRC / "templates")
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline(SRC / "inline"))
-    files["index.html"] = render(env, "page.html.j2", context).encode("utf-8")
+    files["index.html"] = without_indentation(render(env, "page.html.j2", context)).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
     add_precompressed(files)
     files["sw.js"] = render_service_worker(env, files, lab_config["serviceWorker"], snapshot_entry["keptCache"])

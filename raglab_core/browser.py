@@ -41,6 +41,13 @@ def compute_json(state_json: str) -> str:
     return json.dumps({"ok": True, "view": view}, allow_nan=False)
 
 
+# The modules only the command line runs, left out of the page's snapshot (and argparse with them:
+# tests/test_layout.py checks that no other module imports them).
+COMMAND_LINE_ONLY = frozenset({
+    "raglab_core.__main__", "raglab_core.runs.cli", "raglab_core.runs.fuse_command", "raglab_core.corpus.cli",
+})
+
+
 def warm_up() -> int:
     """Import everything the page may run and exercise it once; return ``len(sys.modules)``.
 
@@ -58,7 +65,7 @@ def warm_up() -> int:
     import raglab_core
 
     for module in pkgutil.walk_packages(raglab_core.__path__, "raglab_core."):  # subpackages too
-        if module.name != "raglab_core.__main__":
+        if module.name not in COMMAND_LINE_ONLY:
             importlib.import_module(module.name)
     documents = [
         {"id": f"d{i}", "title": f"Documento {i}", "grade": i % 4, "first_stage_score": 1 - i / 10,
@@ -108,6 +115,18 @@ def warm_up() -> int:
         session.feed(texts[slot], len(texts[slot])), session.end()
     session.finish(), session.pair(2, 0), session.pair(1, 1), session.detail("q1")
     session.download("json"), session.download("csv"), session.download("fused")
+    # «Tu corpus»: two configurations of a two-document corpus, a query in detail, the downloads.
+    corpus = CorpusBridge(json.dumps({"corpus": ["c.jsonl"], "queries": "q.tsv", "evidence": "s.jsonl",
+                                      "sweep": "2:0 3:1", "at": "1,2"}), lambda fraction, text: None)
+    texts = {"corpus/0": '{"_id": "d", "title": "Gatos", "text": "el gato duerme en la alfombra"}\n{"_id": "e", "text": "x"}',
+             "queries": "q1\tgato alfombra\nq2\tperro", "evidence": '{"query_id": "q1", "doc_id": "d", "start": 3, "end": 7}'}
+    while slot := corpus.next():
+        corpus.feed(texts[slot]), corpus.end()
+    corpus.prepare()
+    while corpus.step():
+        pass
+    corpus.finish(), corpus.detail("q1", 0, 1), corpus.download("json"), corpus.download("chunks", 1)
+    corpus.download("chunk-run", 0), corpus.download("document-run", 1)
     return len(sys.modules)
 
 
@@ -257,3 +276,99 @@ class EvaluationBridge:
 
         return self._call(lambda: json.dumps(saved()))
 
+
+
+class CorpusBridge:
+    """:class:`raglab_core.corpus.panel.CorpusSession` for the worker, as :class:`EvaluationBridge` is for «Tus datos».
+
+    The worker streams each file :meth:`next` names into :meth:`feed` and calls :meth:`end` (or
+    :meth:`undecodable`, :meth:`unreadable`); then :meth:`prepare`, :meth:`step` until it answers ``null``
+    (each answer: one configuration's row, as JSON) and :meth:`finish`. Every answer is JSON text; no Python
+    exception crosses into JavaScript: after a failure, :meth:`next` and :meth:`step` answer ``None`` and
+    :meth:`finish` the failure (``{"ok": false, "message", "problems"?, "field", "slot"}``).
+
+    >>> bridge = CorpusBridge('{"corpus": ["c.jsonl"], "evidence": "s.jsonl", "sweep": "8:9"}')
+    >>> bridge.next() is None, json.loads(bridge.finish())["field"]
+    (True, 'sweep')
+    """
+
+    def __init__(self, request_json: str, progress=None):
+        from .corpus.panel import CorpusSession
+
+        self.failure = None
+        self.session = None
+        try:
+            self.session = CorpusSession(json.loads(request_json), progress)
+        except (LabError, json.JSONDecodeError) as error:
+            self.failure = _failure(error)
+        except Exception:  # noqa: BLE001 (a bug: reported as one)
+            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
+
+    def _call(self, work, otherwise=None):
+        if self.failure:
+            return otherwise
+        slot = self.session.slot
+        try:
+            return work()
+        except LabError as error:
+            self.failure = _failure(error, slot and self.session.field(slot))
+        except Exception:  # noqa: BLE001 (a bug: reported as one)
+            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
+        return otherwise
+
+    def next(self) -> str | None:
+        """The file to read now (``"corpus/0"``, …, ``"queries"``, ``"evidence"``, ``"chunks"``, ``"run"``)."""
+        return self._call(lambda: self.session.next())
+
+    def feed(self, text: str, done=None) -> bool:
+        return self._call(lambda: self.session.feed(text, done), otherwise=True)
+
+    def end(self) -> None:
+        self._call(lambda: self.session.end())
+
+    def unreadable(self, detail: str) -> None:
+        self._call(lambda: self.session.unreadable(detail))
+
+    def undecodable(self, details_json: str) -> None:
+        """As :meth:`EvaluationBridge.undecodable`."""
+
+        def failed():
+            details = json.loads(details_json)
+            data = bytes(details["data"])
+            found = first_bad_byte(data, details.get("skip", 0))
+            offset, byte = (details["base"] + found[0], found[1]) if found else (details["base"] + len(data), None)
+            self.session.undecodable(bytes(details["head"]), offset, byte)
+
+        self._call(failed)
+
+    def prepare(self) -> str | None:
+        """Tokenize the corpus: its summary as JSON, or ``None`` after a failure."""
+        return self._call(lambda: json.dumps(self.session.prepare()))
+
+    def step(self) -> str | None:
+        """The next configuration measured: its row as JSON; ``None`` when all are (or after a failure)."""
+
+        def stepped():
+            row = self.session.step()
+            return None if row is None else json.dumps(row, allow_nan=False)
+
+        return self._call(stepped)
+
+    def finish(self) -> str:
+        """The panel: ``{"ok": true, "panel": …}`` or the failure."""
+        answer = self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish()}, allow_nan=False))
+        return answer or self.failure
+
+    def detail(self, qid: str, first: int, second: int) -> str:
+        """Once finished: a query in detail, ``{"ok": true, "detail": …}`` or ``{"ok": false, "message"}``."""
+        try:
+            return json.dumps({"ok": True, "detail": self.session.detail(str(qid), int(first), int(second))})
+        except (LabError, ValueError) as error:
+            return json.dumps({"ok": False, "message": str(error)})
+
+    def download(self, kind: str, index: int = 0) -> str:
+        """Once finished: ``{"ok": true, "name", "type", "text"}`` (:meth:`CorpusSession.download`)."""
+        try:
+            return json.dumps({"ok": True, **self.session.download(kind, int(index))})
+        except (LabError, ValueError) as error:
+            return json.dumps({"ok": False, "message": str(error)})

@@ -223,6 +223,32 @@ def data_panel_words() -> dict:
     }
 
 
+def corpus_panel_words() -> dict:
+    """The «Tu corpus» script's status sentences, by name (``{name}``: a file's name, ``{count}``: files).
+
+    >>> corpus_panel_words()["chosen_files"].format(count=3)
+    'Elegidos: 3 ficheros.'
+    """
+    return {
+        "no_file": "Sin fichero.",
+        "chosen_file": "Elegido: fichero «{name}».",
+        "chosen_files": "Elegidos: {count} ficheros.",
+        "chosen_sample": "Elegido: ejemplo «{name}».",
+        "loading_sample": "Cargando los datos de ejemplo…",
+        "sample_failed": "No se pudieron cargar los datos de ejemplo. Recarga la página.",
+        "preparing": "Preparando Python para medir…",
+        "missing": "Faltan datos: elige al menos el corpus y la evidencia.",
+        "no_python": "Python no está disponible en esta página (mira el aviso de arriba).",
+        "measuring": "Midiendo… Las filas aparecen según termina cada configuración.",
+        "done": "Medición terminada.",
+        "failed": "La medición no terminó: el motivo está debajo.",
+        "cancelled": "Medición cancelada.",
+        "stopped": "El cálculo se detuvo. Vuelve a pulsar «Medir».",
+        "stale": "Cambiaron los datos o los ajustes: pulsa «Medir» para actualizar los resultados.",
+        "carried": "Añadida la configuración {name} del panel de chunking.",
+    }
+
+
 def page_texts(runtime_bytes: int) -> dict:
     """Every sentence the page's scripts show, as the build puts them in ``lab_config``: ``texts`` (lab.js,
     :func:`status_texts`), ``workerTexts`` (worker.js, :func:`worker_texts`) and ``dataSaverText``

@@ -474,3 +474,18 @@ def test_big_files_are_compressed_ahead_at_brotli_quality_11(monkeypatch, tmp_pa
     copy = compression.brotli_copy(big)
     assert copy is compression._ahead.popitem()[1].result()
     assert copy == brotli.compress(big, quality=11) and brotli.decompress(copy) == big
+
+
+def test_scripts_and_stylesheet_ship_without_comments_or_indentation(dist, parsed):
+    """esbuild minifies the page's scripts and stylesheet (no renaming), and the HTML loses its
+    indentation except where whitespace is kept (raglab_site/minify.py, templates.without_indentation)."""
+    from raglab_site.templates import without_indentation
+
+    source = (ROOT / "site_src" / "static" / "lab.js").read_text("utf-8")
+    shipped = next(dist.glob("assets/lab.*.js")).read_text("utf-8")
+    assert "/**" in source and "/**" not in shipped and len(shipped) < 0.7 * len(source)
+    assert "function " in shipped  # names kept: a stack trace still reads
+    html = (dist / "index.html").read_text("utf-8")
+    assert "/* Laboratorio" not in html and "\n  <" not in html
+    assert without_indentation("<div>\n    <p>a</p>\n  <script>\n  x()</script>\n <style>\n  a{}</style>") == (
+        "<div>\n<p>a</p>\n<script>\n  x()</script>\n<style>\n  a{}</style>")

@@ -87,3 +87,15 @@ def test_a_forbidden_import_fails(where, line):
 def test_the_edges_may_import_both():
     assert violations(CORE / "browser.py", "from .lab import compute\nfrom .runs.trec import parse_run\n") == []
 
+
+
+def test_the_page_imports_nothing_only_the_command_line_runs():
+    """warm_up imports every module the page may run, for the snapshot: the command line's
+    modules, and argparse with them, stay out of it (raglab_core.browser.COMMAND_LINE_ONLY)."""
+    import subprocess
+    import sys
+
+    script = ("import sys, raglab_core.browser as b; b.warm_up(); "
+              "print(sorted(set(sys.modules) & (b.COMMAND_LINE_ONLY | {'argparse'})))")
+    out = subprocess.run([sys.executable, "-c", script], cwd=CORE.parent, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -20,7 +20,6 @@ a malformed input file (every problem listed, with its line), 2 for usage errors
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -37,7 +36,7 @@ from .chunks import chunk_table
 from .files import read_folder, read_path, read_text
 from .queries import QueriesReader
 from .spans import SpansReader
-from .sweep import config_name, parse_config, parse_sweep, report, sweep
+from .sweep import config_name, parse_config, parse_sweep, report, report_text, sweep
 
 DEFAULT_CONFIG = (256, 32)
 
@@ -204,7 +203,7 @@ def run(args, parser) -> int:
                     out.writelines(line + "\n" for line in run_lines(found, f"bm25-{stem}"))
     for warning in data["warnings"]:
         print(f"warning: {warning['message']}", file=sys.stderr)
-    sys.stdout.write(json.dumps(data, indent=2, allow_nan=False) + "\n" if args.json else format_table(data))
+    sys.stdout.write(report_text(data) if args.json else format_table(data))
     return 0
 
 

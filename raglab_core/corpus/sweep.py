@@ -15,6 +15,7 @@ A query's undefined value (``None``) counts as 0, as in ``eval``'s means.
 [(128, 0), (256, 32), (512, 64)]
 """
 
+import json
 import re
 
 from ..errors import LabError
@@ -90,28 +91,45 @@ def _as_run(result, queries) -> RunEvaluation:
                          not_in_qrels=(), not_in_run=())
 
 
+def config_json(result, queries, resamples: int = RESAMPLES, seed: int = SEED) -> dict:
+    """One configuration's entry of the report (``"configs"``): its footprint, the mean of every measure with its
+    95 % bootstrap interval over ``queries`` (sorted ids; a value the configuration lacks counts as 0), and its
+    per-query values. The page builds it as each configuration ends; :func:`report` gives the same bytes."""
+    run = _as_run(result, queries)
+    columns = [[value or 0.0 for value in column] for column in zip(*run.per_query.values())]
+    intervals = bootstrap_intervals(columns, resamples, seed) if columns else []
+    return {
+        "name": result.name,
+        "chunk": result.chunk,
+        "overlap": result.overlap,
+        "chunks": result.footprint.chunks,
+        "indexed_tokens": result.footprint.indexed_tokens,
+        "duplicated_tokens": result.footprint.duplicated_tokens,
+        "mean": {name: result.mean.get(name, 0.0) for name in result.names},
+        "ci95": {name: list(interval) for name, interval in zip(result.names, intervals)},
+        "per_query": result.per_query,
+    }
+
+
+def report_queries(results) -> list:
+    """The queries a report reads, sorted: every query any configuration has a value for."""
+    return sorted(set().union(*(result.per_query for result in results))) if results else []
+
+
 def report(prepared, results, baseline: int = 0, k1: float = K1, b: float = B, depth: int = DEPTH,
-           permutations: int = PERMUTATIONS, seed: int = SEED, resamples: int = RESAMPLES) -> dict:
-    """The sweep as ``chunks --json`` prints it (DESIGN §4.9); ``baseline``: the index of the baseline in ``results``."""
-    queries = sorted(set().union(*(result.per_query for result in results))) if results else []
+           permutations: int = PERMUTATIONS, seed: int = SEED, resamples: int = RESAMPLES, configs=None,
+           progress=None) -> dict:
+    """The sweep as ``chunks --json`` prints it (DESIGN §4.9); ``baseline``: the index of the baseline in ``results``.
+
+    ``configs``: the entries :func:`config_json` already gave for ``results`` over :func:`report_queries`
+    (``None``: made here); ``progress(index, name, pair, pairs)`` hears the comparisons
+    (:func:`raglab_core.runs.comparison.compare_all`)."""
+    queries = report_queries(results)
     runs = [_as_run(result, queries) for result in results]
-    configs = []
-    for result, run in zip(results, runs):
-        columns = [[value or 0.0 for value in column] for column in zip(*run.per_query.values())]
-        intervals = bootstrap_intervals(columns, resamples, seed) if columns else []
-        configs.append({
-            "name": result.name,
-            "chunk": result.chunk,
-            "overlap": result.overlap,
-            "chunks": result.footprint.chunks,
-            "indexed_tokens": result.footprint.indexed_tokens,
-            "duplicated_tokens": result.footprint.duplicated_tokens,
-            "mean": {name: result.mean.get(name, 0.0) for name in result.names},
-            "ci95": {name: list(interval) for name, interval in zip(result.names, intervals)},
-            "per_query": result.per_query,
-        })
+    if configs is None:
+        configs = [config_json(result, queries, resamples, seed) for result in results]
     pairs = [(baseline, index) for index in range(len(results)) if index != baseline]
-    compared = compare_all(runs, permutations, seed, None, resamples, pairs) if pairs else {}
+    compared = compare_all(runs, permutations, seed, progress, resamples, pairs) if pairs else {}
     names = results[baseline].names if results else []
     adjusted = {name: dict(zip(compared, holm([c.metrics[name].p_value for c in compared.values()]))) for name in names}
     comparisons = [pair_json(results[i].name, results[j].name, comparison, {name: adjusted[name][(i, j)] for name in names})
@@ -126,3 +144,7 @@ def report(prepared, results, baseline: int = 0, k1: float = K1, b: float = B, d
         "warnings": [notice.as_json() for notice in sweep_warnings(prepared, results)],
     }
 
+
+def report_text(data: dict) -> str:
+    """The report as ``chunks --json`` prints it: indented JSON and a line end."""
+    return json.dumps(data, indent=2, allow_nan=False) + "\n"

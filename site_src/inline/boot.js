@@ -62,6 +62,7 @@
       snapshot: config.snapshot && { ...config.snapshot, url: absolute(config.snapshot.url) },
       lock: config.lock,
       data: absolute(config.dataWorker),
+      corpus: absolute(config.corpusWorker),
       texts: config.workerTexts, // raglab_core.words.worker_texts: every sentence the worker says
     });
     return worker;

@@ -17,14 +17,14 @@ const TEXT_PER_CALL = 1 << 20; // characters handed to Python at a time (about 2
 const HEAD_BYTES = 4096; // raglab_core.runs.decoding.HEAD
 
 /** Bytes that are not UTF-8: `data` (from file offset `base`; its first `skip` bytes may end a character). */
-class NotUTF8 extends Error {
+export class NotUTF8 extends Error {
   constructor(head, data, base, skip) {
     super("not UTF-8");
     Object.assign(this, { head, data, base, skip });
   }
 }
 
-async function streamText(item, onText) {
+export async function streamText(item, onText) {
   if (!item.file) {
     for (let start = 0; start < item.text.length; start += TEXT_PER_CALL) {
       const end = Math.min(start + TEXT_PER_CALL, item.text.length);

@@ -15,9 +15,9 @@
  *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
  *   layout: {head: number, page: number, runs: number[][]},
  *   progress: Array<[number, number, string]>, keptCache: string} | null),
- *   lock: object, data: string, texts: Object<string, string>}} InitMessage  Where Python is (boot.js;
+ *   lock: object, data: string, corpus: string, texts: Object<string, string>}} InitMessage  Where Python is (boot.js;
  *   `wasm`, the runtime's wasm as its brotli copy, and `decoder`: raglab_site/runtime.py; the
- *   snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `texts`: every
+ *   snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `corpus`: corpus-worker.js's; `texts`: every
  *   sentence this worker says, by name (raglab_core.words.worker_texts, put in the page at build time).
  * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
  *   `ahead`: one lab.js asks for before the user does.
@@ -53,6 +53,17 @@
  * @typedef {{type: "download", evaluation: number, ok: boolean, name?: string, blob?: Blob,
  *   message?: string}} DownloadMessage  A file to save.
  * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
+ *
+ * «Tu corpus» (corpus.js, corpus-worker.js), `measurement` its id:
+ * @typedef {{type: "corpus-run", request: {measurement: number, corpus: DataFile[], queries: ?DataFile,
+ *   evidence: DataFile, chunks: ?DataFile, run: ?DataFile, sweep: string, baseline: string, k1: string,
+ *   b: string, at: string}}} CorpusRunMessage  answered by "corpus-progress" ({fraction, text}), one
+ *   "corpus-row" ({row}: raglab_core.corpus.panel.config_row) per configuration, then "corpus-done"
+ *   ({ok, panel} or {ok: false, message, problems?, field?, slot?, internal?, detail?}).
+ * @typedef {{type: "corpus-detail", measurement: number, qid: string, first: number, second: number}} CorpusDetailMessage
+ *   answered by "corpus-detail" ({ok, detail}: raglab_core.corpus.panel.query_detail).
+ * @typedef {{type: "corpus-download", measurement: number, kind: ("json" | "chunks" | "chunk-run" |
+ *   "document-run"), index: number}} CorpusDownloadMessage  answered by "corpus-download" ({ok, name, blob}).
  */
 
 let TEXTS = {}; // raglab_core.words.worker_texts, from "init": this file words nothing itself
@@ -176,10 +187,13 @@ let decoderLoaded = null;
 /**
  * The brotli decoder (a wasm module from npm), loaded once, at the boot's start: the runtime's
  * wasm and the snapshot both arrive brotli-compressed, and browsers' DecompressionStream has none.
+ * Its own wasm comes as a gzip copy, which DecompressionStream inflates as it arrives (still
+ * compiled streaming: the Response says application/wasm).
  */
 function brotliDecoder({ module, wasm }) {
-  decoderLoaded ??= import(module).then(async (decoder) => {
-    await decoder.default({ module_or_path: wasm });
+  decoderLoaded ??= Promise.all([import(module), fetchOk(wasm)]).then(async ([decoder, gzipped]) => {
+    const inflated = gzipped.body.pipeThrough(new DecompressionStream("gzip"));
+    await decoder.default({ module_or_path: new Response(inflated, { headers: { "Content-Type": "application/wasm" } }) });
     return decoder;
   });
   return decoderLoaded;
@@ -531,7 +545,12 @@ async function boot(config) {
 function connect(bridge) {
   computeJson = bridge.compute_json;
   evaluationBridge = bridge.EvaluationBridge;
+  corpusBridge = bridge.CorpusBridge;
 }
+
+let corpusBridge = null; // raglab_core.browser.CorpusBridge
+let corpusModule = null; // corpus-worker.js's URL (from "init")
+let corpusPanel = null; // corpus-worker.js, the «Tu corpus» code: imported on the first measurement
 
 let dataModule = null; // data-worker.js's URL (from "init")
 let dataPanel = null; // data-worker.js, the «Tus datos» code: imported on the first evaluation
@@ -540,6 +559,7 @@ self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === "init") {
     dataModule = message.data;
+    corpusModule = message.corpus;
     TEXTS = message.texts;
     booting = boot(message).then(
       (how) => {
@@ -573,6 +593,24 @@ self.addEventListener("message", async (event) => {
   } else if (["evaluate-rows", "evaluate-detail", "evaluate-pair", "evaluate-download"].includes(message.type)) {
     if (dataPanel) (await dataPanel).answer(message, post); // about a finished evaluation: data-worker.js
 
+  } else if (message.type === "corpus-run") {
+    await booting;
+    if (!corpusBridge) return; // the boot failed and said so
+    try {
+      dataPanel ??= import(dataModule); // its streamText reads the files
+      corpusPanel ??= import(corpusModule);
+      await (await corpusPanel).measure(corpusBridge, message.request, post, await dataPanel);
+    } catch (error) {
+      post("corpus-done", {
+        measurement: message.request.measurement,
+        ok: false,
+        internal: true,
+        message: TEXTS.evaluate_failed,
+        detail: String(error && error.stack ? error.stack : error),
+      });
+    }
+  } else if (message.type === "corpus-detail" || message.type === "corpus-download") {
+    if (corpusPanel) (await corpusPanel).answer(message, post); // about a finished measurement: corpus-worker.js
   } else if (message.type === "compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so

@@ -7,7 +7,8 @@
 // test (test_firefox.py) compares both readings with raglab_core.compute run in CPython.
 // With DATA (a JSON file: {qrels, runs: [text, …], measures}), it then pastes those texts into «Tus
 // datos», fuses runs a and b (the page's defaults: RRF), and reads the lettered table, the readings and
-// a query's detail, at 390 px wide too.
+// a query's detail, at 390 px wide too. With DATA's `corpus` ({sweep}), it measures «Tu corpus»'s sample with
+// that sweep and reads each configuration's row (its cells' data-value) and the plot's points.
 import { readFile } from "node:fs/promises";
 import puppeteer from "puppeteer-core";
 
@@ -38,8 +39,10 @@ try {
     before.outputs.precision
   );
   const after = await read();
-  const data = dataPath ? await manyRuns(page, JSON.parse(await readFile(dataPath, "utf8"))) : null;
-  console.log(JSON.stringify({ before, after, data, problems }));
+  const request = dataPath ? JSON.parse(await readFile(dataPath, "utf8")) : null;
+  const data = request ? await manyRuns(page, request) : null;
+  const corpus = request && request.corpus ? await corpusSample(page, request.corpus) : null;
+  console.log(JSON.stringify({ before, after, data, corpus, problems }));
 } finally {
   await browser.close();
 }
@@ -88,4 +91,25 @@ async function manyRuns(page, data) {
     };
   });
   return shown;
+}
+
+async function corpusSample(page, corpus) {
+  await page.evaluate((sweep) => {
+    const field = document.querySelector('[data-setting="sweep"]');
+    field.value = sweep;
+    field.dispatchEvent(new Event("input"));
+    document.querySelector('[data-action="corpus-sample"]').click();
+  }, corpus.sweep);
+  await page.waitForFunction(
+    () => document.querySelector("[data-corpus-status]").textContent === "Medición terminada.",
+    { timeout: 180_000 }
+  );
+  return page.evaluate(() => ({
+    rows: Array.from(document.querySelectorAll('[data-corpus-output="configs"] tr[data-config]'), (row) => [
+      row.dataset.config,
+      Object.fromEntries(Array.from(row.querySelectorAll("[data-measure]"), (cell) => [cell.dataset.measure, Number(cell.dataset.value)])),
+    ]),
+    points: document.querySelectorAll('[data-corpus-output="plot"] g.point').length,
+    pageWidth: document.documentElement.scrollWidth,
+  }));
 }

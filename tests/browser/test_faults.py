@@ -54,7 +54,7 @@ FAULTS = {
     "pyodide runtime garbage": ([("**/pyodide.asm.js", garbage)], RUNTIME_FAILED),
     "wasm not brotli": ([(WASM, garbage)], RUNTIME_FAILED),  # missing, truncated, tampered: on both hosts, below
     # The decoder serves the wasm as well as the snapshot: without it, no boot.
-    "brotli decoder 404": ([("**/brotli_dec_wasm_bg.wasm", not_found)], RUNTIME_FAILED),
+    "brotli decoder 404": ([("**/brotli_dec_wasm_bg.wasm.gz.bin", not_found)], RUNTIME_FAILED),
     # The wheel is only fetched on the plain boot: take the snapshot away too.
     "wheel 404": ([(SNAPSHOT, not_found), ("**/*.whl", not_found)], "No se pudo descargar el núcleo de cálculo"),
     "snapshot tampered, wheel tampered": (

@@ -3,6 +3,7 @@
 
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -32,7 +33,11 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path)
     files = [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
     data = tmp_path / "data.json"
     data.write_text(json.dumps({"qrels": files[0].read_text(), "runs": [path.read_text() for path in files[1:]],
-                                "measures": "nDCG@10"}))
+                                "measures": "nDCG@10", "corpus": {"sweep": "256:32 512:64"}}))
+    corpus = ROOT / "site_src" / "data" / "corpus"  # «Tu corpus» too (issue 39): the CLI's numbers, while Firefox runs
+    chunks = subprocess.Popen([sys.executable, "-m", "raglab_core", "chunks", str(corpus / "state_of_the_union.md"), "-",
+                               "--spans", str(corpus / "questions_df.csv"), "--sweep", "256:32 512:64", "--json"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     result = subprocess.run(
         ["node", str(ROOT / "tests" / "browser" / "firefox.mjs"), firefox, base_url + "?k=4&umbral=1", str(data)],
         capture_output=True, text=True, timeout=240, cwd=ROOT,
@@ -65,3 +70,10 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path)
     runs = [parse_run(path.read_text()) for path in [*files[1:], fused]]
     assert many["detail"]["columns"] == [trec_order(run["q07"], 10) for run in runs]
     assert many["detail"]["scrolls"] and many["detail"]["pageWidth"] <= 390
+
+    measured = json.loads(chunks.communicate(timeout=120)[0])
+    shown = shown["corpus"]
+    assert [name for name, _ in shown["rows"]] == ["256:32", "512:64"] and shown["points"] == 2
+    for (_, cells), config in zip(shown["rows"], measured["configs"]):
+        assert len(cells) == 13 and cells == {measure: config["mean"][measure] for measure in cells}
+    assert shown["pageWidth"] <= 390

@@ -138,8 +138,8 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     expect(page.locator('[data-panel-output="fused"]')).to_contain_text("«RRF(a, b)» fusiona")
 
     # Any pair in detail: e against b, the per-query strip drawn against the chosen baseline.
-    page.select_option('[data-setting="candidate"]', "4")
-    page.select_option('[data-setting="baseline"]', "1")
+    page.select_option('[data-panel="data"] [data-setting="candidate"]', "4")
+    page.select_option('[data-panel="data"] [data-setting="baseline"]', "1")
     expect(page.locator('[data-panel-output="comparison-title"]')).to_have_text(
         "Comparación de «RRF(a, b)» (e) con «run-densa.txt» (b)", timeout=30_000)
     expect(page.locator('[data-panel-output="chart-label"]')).to_have_text(

@@ -1,0 +1,480 @@
+/* corpus.js — the «Tu corpus» panel: choose a corpus, queries and evidence, measure chunking
+ * configurations in a worker, show each row as it comes, then the comparison, plot and reading.
+ *
+ * Files (File objects, never read here) go to a worker of its own, which streams them into Python
+ * (raglab_core.corpus.panel); «Cancelar» stops that worker. Every number, sentence and plot
+ * coordinate comes from Python; this file hands files over and writes what comes back as text nodes.
+ */
+(() => {
+  "use strict";
+
+  const panel = document.querySelector('[data-panel="corpus"]');
+  if (!panel) return;
+  const config = JSON.parse(document.getElementById("lab-config").textContent);
+  const WORDS = config.corpus.words; // raglab_core.words.corpus_panel_words: every sentence of this file
+  const SLOTS = ["corpus", "queries", "evidence", "chunks", "run"];
+  const SETTINGS = ["sweep", "baseline", "k1", "b", "at"];
+  const chosen = {}; // slot -> [{name, file | text}] (the corpus) or {name, file | text}
+  const $ = (selector) => panel.querySelector(selector);
+  const out = (name) => panel.querySelector(`[data-corpus-output="${name}"]`);
+  const setting = (name) => $(`[data-setting="${name}"]`);
+  const statusLine = $("[data-corpus-status]");
+  const errorBox = $("[data-corpus-error]");
+  const errorLine = $("[data-corpus-error-text]");
+  const problemList = $("[data-corpus-problems]");
+  const progressBox = $("[data-corpus-progress-box]");
+  const progressBar = $("[data-corpus-progress]");
+  const resultBox = $("[data-corpus-result]");
+  const button = (action) => $(`[data-action="${action}"]`);
+  const detailBox = out("detail");
+  const NS = "http://www.w3.org/2000/svg";
+  let worker = null;
+  let busy = false;
+  let measurement = 0; // the id of the latest measurement: every message about one carries it
+  let view = null; // the finished panel
+
+  function el(tag, attributes = {}, text) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function svg(tag, attributes = {}, text) {
+    const node = document.createElementNS(NS, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // --- choosing inputs -----------------------------------------------------------------------
+
+  function choose(slot, item) {
+    if (item && (!Array.isArray(item) || item.length)) chosen[slot] = item;
+    else delete chosen[slot];
+    const first = Array.isArray(item) ? item[0] : item;
+    const said = !chosen[slot]
+      ? WORDS.no_file
+      : Array.isArray(item) && item.length > 1
+        ? WORDS.chosen_files.replace("{count}", String(item.length))
+        : (first.sample ? WORDS.chosen_sample : WORDS.chosen_file).replace("{name}", first.name);
+    $(`[data-corpus-slot-status="${slot}"]`).textContent = said;
+    const clear = $(`[data-corpus-clear-for="${slot}"]`);
+    if (clear) clear.hidden = !chosen[slot];
+    markStale();
+  }
+
+  const fileItem = (file, path) => ({ name: path || file.webkitRelativePath || file.name, file });
+
+  /** The files under a dropped folder (any depth), named by their path from the folder (its name first). */
+  async function entryFiles(entry, prefix = "") {
+    if (entry.isFile) {
+      const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+      return [fileItem(file, prefix + entry.name)];
+    }
+    const reader = entry.createReader();
+    const entries = [];
+    for (;;) {
+      const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+      if (!batch.length) break;
+      entries.push(...batch);
+    }
+    const found = await Promise.all(entries.map((child) => entryFiles(child, `${prefix}${entry.name}/`)));
+    return found.flat().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  for (const slot of SLOTS) {
+    const input = $(`[data-file-for="${slot}"]`);
+    $(`[data-corpus-pick-for="${slot}"]`).addEventListener("click", () => input.click());
+    input.addEventListener("change", () => {
+      const files = Array.from(input.files || []).map((file) => fileItem(file));
+      choose(slot, slot === "corpus" ? files : files[0] || null);
+    });
+    const clear = $(`[data-corpus-clear-for="${slot}"]`);
+    if (clear) {
+      clear.addEventListener("click", () => {
+        input.value = "";
+        choose(slot, null);
+        $(`[data-corpus-pick-for="${slot}"]`).focus(); // «Quitar» hides itself
+      });
+    }
+    const zone = $(`[data-corpus-slot="${slot}"]`);
+    zone.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      zone.dataset.dragging = "true";
+    });
+    zone.addEventListener("dragleave", () => delete zone.dataset.dragging);
+    zone.addEventListener("drop", async (event) => {
+      event.preventDefault();
+      delete zone.dataset.dragging;
+      const transfer = event.dataTransfer;
+      if (!transfer) return;
+      const entries = Array.from(transfer.items || [], (item) => item.webkitGetAsEntry && item.webkitGetAsEntry()).filter(Boolean);
+      let files;
+      if (slot === "corpus" && entries.some((entry) => entry.isDirectory)) {
+        files = (await Promise.all(entries.map((entry) => entryFiles(entry)))).flat();
+      } else {
+        files = Array.from(transfer.files || [], (file) => fileItem(file));
+      }
+      choose(slot, slot === "corpus" ? files : files[0] || null);
+    });
+  }
+
+  // --- settings, and the chunking panel's link ---------------------------------------------------
+
+  let lastKey = "";
+  const requestKey = () => JSON.stringify([SETTINGS.map((name) => setting(name).value), SLOTS.map((slot) => chosen[slot] || null)]);
+
+  function markStale() {
+    if (!resultBox.hidden && !busy && requestKey() !== lastKey) statusLine.textContent = WORDS.stale;
+  }
+  for (const name of SETTINGS) setting(name).addEventListener("input", markStale);
+
+  const link = document.querySelector('[data-action="corpus-from-chunking"]');
+  if (link) {
+    link.addEventListener("click", (event) => {
+      const chunk = document.querySelector('[name="chunk"]');
+      const overlap = document.querySelector('[name="solape"]');
+      if (!chunk || !overlap || !/^\d+$/.test(chunk.value.trim()) || !/^\d+$/.test(overlap.value.trim())) return;
+      event.preventDefault();
+      const name = `${chunk.value.trim()}:${overlap.value.trim()}`;
+      const sweep = setting("sweep");
+      const listed = sweep.value.split(/[\s,]+/).filter(Boolean);
+      if (!listed.includes(name)) sweep.value = [name, ...listed].join(" ");
+      panel.scrollIntoView({ block: "start" });
+      sweep.focus();
+      statusLine.textContent = WORDS.carried.replace("{name}", name);
+      markStale();
+    });
+  }
+
+  // --- the sample ------------------------------------------------------------------------------
+
+  button("corpus-sample").addEventListener("click", async () => {
+    if (busy) return;
+    setBusy(true);
+    statusLine.textContent = WORDS.loading_sample;
+    try {
+      const [corpus, evidence] = await Promise.all(
+        config.corpus.sample.map(async (url) => {
+          const response = await fetch(url);
+          if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+          return { name: url.split("/").pop(), text: await response.text(), sample: true };
+        })
+      );
+      choose("corpus", [corpus]);
+      choose("evidence", evidence);
+      for (const slot of ["queries", "chunks", "run"]) {
+        $(`[data-file-for="${slot}"]`).value = "";
+        choose(slot, null);
+      }
+    } catch (error) {
+      console.error("raglab: corpus sample", error);
+      setBusy(false);
+      fail(WORDS.sample_failed);
+      return;
+    }
+    setBusy(false);
+    measure();
+  });
+
+  // --- measuring --------------------------------------------------------------------------------
+
+  function setBusy(on) {
+    busy = on;
+    for (const action of ["corpus-run", "corpus-sample"]) button(action).setAttribute("aria-disabled", String(on));
+  }
+
+  function setRunning(on) {
+    setBusy(on);
+    button("corpus-cancel").hidden = !on;
+    progressBox.hidden = !on;
+    panel.setAttribute("aria-busy", String(on));
+  }
+
+  function dropWorker() {
+    if (worker) worker.terminate();
+    worker = null;
+  }
+
+  function clearResult() {
+    resultBox.hidden = true;
+    out("after").hidden = true;
+    for (const name of ["head", "rows", "warnings", "plot"]) out(name).replaceChildren();
+    $("[data-corpus-warnings]").hidden = true;
+    view = null;
+  }
+
+  /** The controls an error is about: a setting's field, or a file's button. */
+  function fieldControls(field) {
+    if (SETTINGS.includes(field)) return [setting(field)];
+    if (SLOTS.includes(field)) return [$(`[data-corpus-pick-for="${field}"]`)];
+    return [];
+  }
+
+  function markInvalid(controls) {
+    for (const control of panel.querySelectorAll("[data-invalid-by-corpus]")) {
+      control.removeAttribute("aria-invalid");
+      control.removeAttribute("data-invalid-by-corpus");
+      const rest = (control.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== errorBox.id);
+      if (rest.length) control.setAttribute("aria-describedby", rest.join(" "));
+      else control.removeAttribute("aria-describedby");
+    }
+    for (const control of controls) {
+      control.setAttribute("aria-invalid", "true");
+      control.dataset.invalidByCorpus = "";
+      const described = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      control.setAttribute("aria-describedby", [...described, errorBox.id].join(" "));
+    }
+  }
+
+  function showError(message, problems = [], field = null) {
+    errorLine.textContent = message;
+    problemList.replaceChildren(...problems.map((text) => el("li", {}, text)));
+    problemList.hidden = problems.length === 0;
+    markInvalid(message ? fieldControls(field) : []);
+  }
+
+  /** Say it failed (the status line is a live region), show why, and move the focus to the reason. */
+  function fail(message, problems = [], field = null) {
+    setRunning(false);
+    statusLine.textContent = WORDS.failed;
+    showError(message, problems, field);
+    errorBox.focus();
+  }
+
+  function measure() {
+    if (busy) return;
+    showError("");
+    if (!chosen.corpus || !chosen.evidence) return fail(WORDS.missing, [], chosen.corpus ? "evidence" : "corpus");
+    if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
+    if (!worker) {
+      worker = window.raglabBoot.spawn();
+      worker.addEventListener("message", (event) => onMessage(event.data));
+      worker.addEventListener("error", (event) => {
+        event.preventDefault();
+        console.error("raglab: corpus worker", event.message);
+        dropWorker();
+        clearResult();
+        if (busy) fail(WORDS.stopped);
+      });
+    }
+    lastKey = requestKey();
+    measurement += 1;
+    clearResult();
+    setRunning(true);
+    progressBar.removeAttribute("value");
+    statusLine.textContent = WORDS.preparing;
+    const request = { measurement, corpus: chosen.corpus };
+    for (const slot of ["queries", "evidence", "chunks", "run"]) request[slot] = chosen[slot] || null;
+    for (const name of SETTINGS) request[name] = setting(name).value;
+    worker.postMessage({ type: "corpus-run", request });
+  }
+
+  button("corpus-run").addEventListener("click", measure);
+  button("corpus-cancel").addEventListener("click", () => {
+    if (!busy) return;
+    dropWorker(); // the only way to stop Python mid-run; the next measurement starts a new one
+    clearResult();
+    setRunning(false);
+    button("corpus-run").focus(); // Cancel hides itself: the focus must not drop to <body>
+    statusLine.textContent = WORDS.cancelled;
+  });
+
+  function onMessage(message) {
+    if ("measurement" in message && message.measurement !== measurement) return;
+    if (message.type === "corpus-progress") {
+      progressBar.value = message.fraction;
+      statusLine.textContent = message.text;
+    } else if (message.type === "corpus-row") {
+      if (!busy) return;
+      if (!out("head").childElementCount) head(message.row.columns);
+      resultBox.hidden = false;
+      out("rows").append(row(message.row));
+    } else if (message.type === "corpus-done") {
+      if (message.ok) {
+        setRunning(false); // first: the panel asks the worker for its first query's detail
+        show(message.panel);
+        statusLine.textContent = WORDS.done;
+      } else {
+        if (message.detail) console.error("raglab: corpus", message.detail);
+        clearResult();
+        fail(message.message, message.problems || [], message.field || message.slot);
+      }
+    } else if (message.type === "corpus-detail") {
+      if (message.ok) showDetail(message.detail);
+    } else if (message.type === "corpus-download") {
+      if (message.ok) save(message.blob, message.name);
+    } else if (message.type === "error") {
+      console.error("raglab: corpus worker", message.detail);
+      dropWorker();
+      clearResult();
+      fail(message.text);
+    }
+  }
+
+  // --- the table ----------------------------------------------------------------------------------
+
+  function head(columns) {
+    const tr = el("tr");
+    for (const label of columns) tr.append(el("th", { scope: "col" }, label));
+    out("head").replaceChildren(tr);
+  }
+
+  function row(data) {
+    const tr = el("tr", { "data-config": data.name });
+    if (data.baseline) tr.dataset.baseline = "true";
+    tr.append(
+      el("th", { scope: "row" }, data.name),
+      el("td", { "data-value": data.chunks }, data.chunks_text),
+      el("td", { "data-value": data.indexed_tokens ?? "" }, data.indexed_text),
+      el("td", { "data-value": data.duplication ?? "" }, data.duplication_text)
+    );
+    for (const cell of data.cells) {
+      const td = el("td", { "data-measure": cell.measure, "data-value": cell.raw ?? "" });
+      td.append(el("span", { class: "corpus-mean" }, cell.text));
+      if (cell.mark) {
+        td.dataset.pAdjusted = cell.p_adjusted;
+        td.dataset.meanDelta = cell.delta;
+        td.append(el("span", { class: "corpus-mark", "aria-hidden": "true" }, cell.mark), el("span", { class: "visually-hidden" }, ` (${cell.mark_text})`));
+      } else if (cell.p_adjusted !== undefined) {
+        td.dataset.pAdjusted = cell.p_adjusted;
+        td.dataset.meanDelta = cell.delta;
+      }
+      if (cell.ci_text) td.append(el("span", { class: "corpus-ci" }, cell.ci_text));
+      tr.append(td);
+    }
+    return tr;
+  }
+
+  // --- the finished panel ---------------------------------------------------------------------------
+
+  function options(select, items, chosenValue) {
+    select.replaceChildren(...items.map(([value, label]) => el("option", { value }, label)));
+    if (chosenValue !== undefined) select.value = chosenValue;
+  }
+
+  function show(data) {
+    view = data;
+    resultBox.hidden = false;
+    out("summary").textContent = data.summary;
+    out("warnings").replaceChildren(...data.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
+    $("[data-corpus-warnings]").hidden = data.warnings.length === 0;
+    out("caption").textContent = data.caption;
+    head(data.columns);
+    out("rows").replaceChildren(...data.rows.map(row));
+    out("after").hidden = false;
+    options(setting("plot-measure"), data.measures.map((name) => [name, name]), data.lead);
+    drawPlot();
+    const configs = data.configs.map((name, index) => [String(index), name]);
+    options(setting("download-config"), configs, "0");
+    options(setting("corpus-first"), configs, "0");
+    options(setting("corpus-second"), configs, String(Math.min(1, configs.length - 1)));
+    options(setting("corpus-query"), data.queries, data.queries.length ? data.queries[0][0] : undefined);
+    clearDetail();
+    askDetail();
+  }
+
+  function drawPlot() {
+    if (!view) return;
+    const name = setting("plot-measure").value;
+    const plot = view.plots[name];
+    out("plot-title").textContent = plot.title;
+    out("reading").textContent = view.readings[name];
+    const chart = out("plot");
+    chart.setAttribute("aria-label", plot.description);
+    const { left, right, top, bottom } = plot.frame;
+    const parts = [
+      svg("line", { x1: left, x2: right, y1: bottom, y2: bottom, class: "axis" }),
+      svg("line", { x1: left, x2: left, y1: top, y2: bottom, class: "axis" }),
+    ];
+    for (const tick of plot.x_ticks) {
+      parts.push(svg("line", { x1: tick.at, x2: tick.at, y1: bottom, y2: bottom + 4, class: "axis" }));
+      parts.push(svg("text", { x: tick.at, y: bottom + 16, "text-anchor": "middle", class: "tick" }, tick.text));
+    }
+    for (const tick of plot.y_ticks) {
+      parts.push(svg("line", { x1: left, x2: right, y1: tick.at, y2: tick.at, class: "grid" }));
+      parts.push(svg("text", { x: left - 6, y: tick.at + 4, "text-anchor": "end", class: "tick" }, tick.text));
+    }
+    parts.push(svg("text", { x: (left + right) / 2, y: plot.height - 4, "text-anchor": "middle", class: "label" }, plot.x_label));
+    for (const point of plot.points) {
+      const group = svg("g", { class: point.baseline ? "point baseline" : "point", "data-config": point.name });
+      group.append(
+        svg("title", {}, point.text),
+        svg("line", { x1: point.cx, x2: point.cx, y1: point.y1, y2: point.y2, class: "interval" }),
+        svg("circle", { cx: point.cx, cy: point.cy, r: 4.5 }),
+        svg("text", { x: point.label_x, y: point.label_y, "text-anchor": point.label_anchor, class: "name" }, point.name)
+      );
+      parts.push(group);
+    }
+    chart.replaceChildren(...parts);
+  }
+  setting("plot-measure").addEventListener("change", drawPlot);
+
+  // --- one query in detail --------------------------------------------------------------------------
+
+  function clearDetail() {
+    for (const name of ["query", "spanless"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).textContent = "";
+    for (const name of ["spans", "columns"]) detailBox.querySelector(`[data-corpus-detail="${name}"]`).replaceChildren();
+  }
+
+  function askDetail() {
+    if (!worker || busy || !view) return;
+    worker.postMessage({
+      type: "corpus-detail",
+      measurement,
+      qid: setting("corpus-query").value,
+      first: Number(setting("corpus-first").value),
+      second: Number(setting("corpus-second").value),
+    });
+  }
+  for (const name of ["corpus-query", "corpus-first", "corpus-second"]) setting(name).addEventListener("change", askDetail);
+
+  function showDetail(detail) {
+    const part = (name) => detailBox.querySelector(`[data-corpus-detail="${name}"]`);
+    part("query").textContent = `${detail.title}: ${detail.query}`;
+    part("spanless").textContent = detail.no_spans;
+    part("spans").replaceChildren(
+      ...detail.spans.map((span) => {
+        const item = el("li", { "data-span": span.number });
+        item.append(el("strong", {}, span.label), el("q", {}, span.text));
+        return item;
+      })
+    );
+    part("columns").replaceChildren(
+      ...detail.columns.map((column) => {
+        const box = el("div", { class: "query-detail-run", "data-config": column.name });
+        box.append(el("h4", {}, column.caption));
+        if (column.ceiling) box.append(el("p", { class: "hint" }, column.ceiling));
+        if (column.empty) box.append(el("p", {}, column.empty));
+        const list = el("ol");
+        for (const chunk of column.chunks) {
+          const item = el("li", { "data-chunk": chunk.id, "data-whole": chunk.whole.join(" "), "data-cut": chunk.cut.join(" ") });
+          item.append(el("span", { class: "doc-id" }, chunk.id), el("span", { class: "doc-grade" }, chunk.score),
+            el("span", { class: "corpus-relation" }, chunk.relation), el("span", { class: "corpus-chunk-text" }, chunk.text));
+          list.append(item);
+        }
+        box.append(list);
+        return box;
+      })
+    );
+  }
+
+  // --- downloads: the worker builds them; here they are only saved ---------------------------------
+
+  function save(blob, name) {
+    const url = URL.createObjectURL(blob);
+    const anchor = el("a", { href: url, download: name });
+    document.body.append(anchor);
+    anchor.click();
+    anchor.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  for (const kind of ["json", "chunks", "chunk-run", "document-run"]) {
+    button(`corpus-download-${kind}`).addEventListener("click", () => {
+      if (!worker || !view) return;
+      worker.postMessage({ type: "corpus-download", measurement, kind, index: Number(setting("download-config").value) });
+    });
+  }
+})();

@@ -1,0 +1,156 @@
+"""«Tu corpus» in the page (issue 39): the sample measured in the worker equals raglab_core.corpus in CPython and the
+CLI's JSON; Cancel leaves the panel usable; a bad file gets a Spanish message naming its line; 390 px; axe."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from raglab_core.corpus.panel import DEFAULT_SWEEP
+
+from ..conftest import ROOT
+from .test_lab import Lab
+
+SAMPLE = ROOT / "site_src" / "data" / "corpus"
+SWEEP = "128:0 256:32 512:64"
+
+
+@pytest.fixture(scope="module")
+def cli_json():
+    """What ``chunks --json`` prints for the sample and SWEEP (computed once, while the page boots)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "raglab_core", "chunks", str(SAMPLE / "state_of_the_union.md"), "-", "--spans",
+         str(SAMPLE / "questions_df.csv"), "--sweep", SWEEP, "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+    )
+    yield lambda: process.communicate(timeout=120)[0]
+
+
+@pytest.fixture
+def lab(page, base_url):
+    lab = Lab(page, base_url)
+    yield lab
+    assert lab.errors == []
+
+
+def measured(page):
+    expect(page.locator("[data-corpus-status]")).to_have_text("Medición terminada.", timeout=120_000)
+
+
+def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_json, base_url):
+    page = lab.page
+    panel = page.locator('[data-panel="corpus"]')
+    page.fill('[data-setting="sweep"]', SWEEP)
+    page.evaluate("""() => { window.__rows = []; window.__progress = [];
+      const rows = document.querySelector('[data-corpus-output="rows"]');
+      const status = document.querySelector('[data-corpus-status]');
+      new MutationObserver(() => window.__rows.push(rows.querySelectorAll('tr').length))
+        .observe(rows, {childList: true});
+      new MutationObserver(() => window.__progress.push(status.textContent))
+        .observe(status, {childList: true, characterData: true, subtree: true}); }""")
+    requests = []
+    page.context.on("request", lambda request: requests.append((request.method, request.url)))
+    page.click('[data-action="corpus-sample"]')
+    measured(page)
+    # Nothing is uploaded and nothing leaves the page's origin: the sample, the worker's files, its corpus code.
+    assert requests and all(method == "GET" and url.startswith(base_url) for method, url in requests), requests
+    names = {url.rsplit("/", 1)[-1].split("?")[0] for _, url in requests}
+    assert {"questions_df.csv", "state_of_the_union.md"} <= names
+    assert any(name.startswith("corpus-worker.") for name in names)
+    assert page.evaluate("window.__rows")[:3] == [1, 2, 3]  # one row at a time, as each configuration ends
+    progress = page.evaluate("window.__progress")
+    assert "Troceando el corpus en tokens…" in progress
+    assert "Indexando 256:32…" in progress
+    assert any(text.startswith("Consultas ") and text.endswith(" de 76 (512:64)") for text in progress)
+
+    data = json.loads(cli_json())
+    rows = panel.locator('[data-corpus-output="configs"] tr[data-config]')
+    expect(rows).to_have_count(3)
+    shown = rows.evaluate_all("""rows => rows.map(row => [row.dataset.config,
+        Object.fromEntries(Array.from(row.querySelectorAll('[data-measure]'),
+          cell => [cell.dataset.measure, Number(cell.dataset.value)]))])""")
+    for (name, cells), config in zip(shown, data["configs"]):
+        assert name == config["name"]
+        assert cells == {measure: config["mean"][measure] for measure in cells}
+        assert "Ceiling" in cells and "EvidenceRecall@5" in cells and "CharIoU@10" in cells
+    marks = panel.locator('tr[data-config="512:64"] [data-measure="EvidenceRecall@5"]')
+    pair = next(p for p in data["comparisons"] if p["candidate"] == "512:64")["metrics"]["EvidenceRecall@5"]
+    assert float(marks.get_attribute("data-p-adjusted")) == pair["p_value_adjusted"]
+    expect(panel.locator('[data-corpus-output="plot"] g.point')).to_have_count(3)
+    label = panel.locator('[data-corpus-output="plot"]').get_attribute("aria-label")
+    assert "512:64: 9794 tokens indexados, EvidenceRecall@5 0,974" in label
+    reading = panel.locator('[data-corpus-output="reading"]')
+    expect(reading).to_contain_text("BM25")
+    expect(reading).not_to_contain_text("la mejor")
+
+    with page.expect_download() as download:
+        page.click('[data-action="corpus-download-json"]')
+    saved = download.value.path().read_text(encoding="utf-8")
+    assert json.loads(saved) == data
+    # Byte for byte: the same text as the command line prints.
+    assert saved == json.dumps(data, indent=2, allow_nan=False) + "\n"
+
+    page.select_option('[data-setting="download-config"]', "1")
+    with page.expect_download() as download:
+        page.click('[data-action="corpus-download-chunks"]')
+    assert download.value.suggested_filename == "256-32.chunks.jsonl"
+    lines = download.value.path().read_text(encoding="utf-8").splitlines()
+    assert len(lines) == data["configs"][1]["chunks"]
+    assert json.loads(lines[0])["chunk_id"] == "state_of_the_union.md#0"
+
+    # A query in detail: the first one is shown at once; another, on choosing it.
+    expect(panel.locator('[data-corpus-detail="query"]')).to_contain_text("Consulta «0»")
+    page.select_option('[data-setting="corpus-query"]', "5")
+    detail = panel.locator('[data-corpus-output="detail"]')
+    expect(detail.locator('[data-corpus-detail="query"]')).to_contain_text("Consulta «5»")
+    expect(detail.locator(".query-detail-run")).to_have_count(2)
+    expect(detail.locator(".query-detail-run").first.locator("li")).to_have_count(5)
+    assert detail.locator("[data-span]").count() >= 1
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]}})
+    assert results.response["violations"] == [], [v["id"] for v in results.response["violations"]]
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+
+
+def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
+    page = lab.page
+    page.click('[data-action="corpus-from-chunking"]')
+    chunk, overlap = (page.locator(f'[name="{name}"]').input_value() for name in ("chunk", "solape"))
+    sweep = page.locator('[data-setting="sweep"]')
+    expect(sweep).to_be_focused()
+    assert sweep.input_value() == f"{chunk}:{overlap} {DEFAULT_SWEEP}" or f"{chunk}:{overlap}" in DEFAULT_SWEEP.split()
+    page.evaluate("""() => { window.__cancelled = false;
+      const status = document.querySelector('[data-corpus-status]');
+      new MutationObserver(() => {
+        if (!window.__cancelled && status.textContent.startsWith('Consultas ')) {
+          window.__cancelled = true;
+          document.querySelector('[data-action="corpus-cancel"]').click();
+        }
+      }).observe(status, {childList: true, characterData: true, subtree: true}); }""")
+    page.click('[data-action="corpus-sample"]')
+    expect(page.locator("[data-corpus-status]")).to_have_text("Medición cancelada.", timeout=120_000)
+    expect(page.locator('[data-action="corpus-cancel"]')).to_be_hidden()
+    expect(page.locator("[data-corpus-result]")).to_be_hidden()
+    # Usable again: a bad evidence file gets its line and field, and the focus moves to the reason.
+    page.set_input_files('[data-file-for="evidence"]', files=[{
+        "name": "spans.jsonl", "mimeType": "application/json",
+        "buffer": b'{"query_id": "q1", "doc_id": "state_of_the_union.md", "start": 5, "end": 999999}\n'}])
+    page.set_input_files('[data-file-for="queries"]', files=[{
+        "name": "queries.tsv", "mimeType": "text/plain", "buffer": b"q1\tinflation\n"}])
+    page.fill('[data-setting="sweep"]', "256:32")
+    page.click('[data-action="corpus-run"]')
+    error = page.locator("[data-corpus-error]")
+    expect(error).to_contain_text("«spans.jsonl», línea 1", timeout=120_000)
+    expect(page.locator('[data-corpus-pick-for="evidence"]')).to_have_attribute("aria-invalid", "true")
+    assert page.evaluate("document.activeElement.id") == "corpus-error"
+    # A corpus too big for the page: refused at once, with the command to use instead.
+    page.set_input_files('[data-file-for="queries"]', files=[{
+        "name": "queries.tsv", "mimeType": "text/plain", "buffer": b"q1\t" + b"x" * 8_100_000 + b"\n"}])
+    page.click('[data-action="corpus-run"]')
+    expect(error).to_contain_text("python -m raglab_core chunks state_of_the_union.md queries.tsv --spans spans.jsonl",
+                                  timeout=60_000)
