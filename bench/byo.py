@@ -2,6 +2,14 @@
 
 Run: .venv/bin/python bench/byo.py [--sizes 1M 7M] [--no-browser] [--dist DIR] [--data DIR]
 (not a test; prints a table; the 7 M case needs a few GB of RAM for the Python contenders).
+Or: .venv/bin/python bench/byo.py --runs 6 [--lines 1M 250k] (many runs at once, see below).
+
+With ``--runs N`` (issue 37): N runs of ``--lines`` lines each (1M by default: 40 queries x 25,000
+documents) against qrels of the sample's size (40 queries x 25 judgments, 1,000 lines), scored
+by one ``python -m raglab_core eval QRELS RUN1 … RUNN --json`` (every pair compared, Holm), against N
+single-run evaluations of the same runs, each in a fresh process; prints both times, their ratio
+(target <= 1.2) and each process's peak RSS. Given two sizes (``--lines 250k 1M``) it shows whether
+memory stays flat in the number of lines.
 
 For each size, a fixed-seed collection is written (1,000 documents per query,
 100 judgments per query; 1M = 1,000 queries, 7M = 7,000 queries: the shape of
@@ -75,6 +83,89 @@ def write_collection(folder: pathlib.Path, queries: int, seed: int = SEED):
                 scored = sorted(((round(generator.random() * 30, 4), doc) for doc in pool), reverse=True)
                 out.writelines(f"{qid} Q0 {doc} {rank} {score!r} bench\n" for rank, (score, doc) in enumerate(scored, 1))
     return paths
+
+
+def write_runs(folder: pathlib.Path, runs: int, lines: int, seed: int = SEED):
+    """Sample-sized qrels (40 queries x 25 judgments) and ``runs`` runs of ``lines`` lines over those queries
+    (``lines / 40`` documents each, other scores per run); reused if present."""
+    queries, judged = 40, 25
+    documents = lines // queries
+    qrels = folder / "qrels.txt"
+    paths = [folder / f"run{number + 1}.txt" for number in range(runs)]
+    folder.mkdir(parents=True, exist_ok=True)
+    if not qrels.exists():
+        rng = random.Random(seed)
+        with open(qrels, "w") as out:
+            for number in range(queries):
+                pool = [f"doc{number:02d}-{i:05d}" for i in range(documents)]
+                out.writelines(f"q{number:02d} 0 {doc} {rng.choice((0, 1, 1, 2, 3))}\n" for doc in rng.sample(pool, judged))
+    for number, path in enumerate(paths):
+        if path.exists():
+            continue
+        rng = random.Random(seed + 1 + number)
+        with open(path, "w") as out:
+            for query in range(queries):
+                pool = [f"doc{query:02d}-{i:05d}" for i in range(documents)]
+                scored = sorted(((round(rng.random() * 30, 4), doc) for doc in pool), reverse=True)
+                out.writelines(f"q{query:02d} Q0 {doc} {rank} {score!r} run{number + 1}\n"
+                               for rank, (score, doc) in enumerate(scored, 1))
+    return qrels, paths
+
+
+def child_eval(qrels, *runs):
+    """``python -m raglab_core eval QRELS RUN… --json`` in this process: its seconds (imports excluded)."""
+    import contextlib
+    import io
+
+    sys.path.insert(0, str(ROOT))
+    from raglab_core.__main__ import main
+
+    out = io.StringIO()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(out):
+        status = main(["eval", qrels, *runs, "--measures", MEASURES, "--json"])
+    seconds = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"raglab_core eval exited with status {status}")
+    data = json.loads(out.getvalue())
+    print(json.dumps({"seconds": seconds, "runs": len(data["runs"]), "comparisons": len(data.get("comparisons", []))}))
+
+
+def run_eval(qrels, runs):
+    """``(seconds inside the child, peak RSS in bytes, answer)`` of one ``eval`` of ``runs`` in a fresh process;
+    ``answer["cpu"]``: the child's CPU seconds (user + system, interpreter start included)."""
+    with tempfile.TemporaryFile() as errors:  # the child's stderr: progress and warnings
+        process = subprocess.Popen([sys.executable, __file__, "--child-eval", str(qrels), *map(str, runs)], cwd=ROOT,
+                                   stdout=subprocess.PIPE, stderr=errors)
+        output = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = status
+        if status != 0:
+            errors.seek(0)
+            raise RuntimeError(f"eval of {len(runs)} runs failed with status {status}: {errors.read().decode()[-2000:]}")
+    answer = json.loads(output)
+    answer["cpu"] = usage.ru_utime + usage.ru_stime
+    return answer["seconds"], usage.ru_maxrss * 1024, answer
+
+
+def many_runs(count: int, sizes, data: pathlib.Path):
+    """Issue 37's benchmark: ``count`` runs scored at once against ``count`` single-run evaluations."""
+    print(f"{'lines per run':>13} {'runs':>4} {'all at once s':>13} {'cpu s':>6} {'peak MB':>7} {'singles s':>9} "
+          f"{'cpu s':>6} {'peak MB':>7} {'ratio':>6} {'cpu ratio':>9}")
+    for size in sizes:
+        lines = int(float(size.rstrip("kKmM")) * (1000 if size[-1] in "kK" else 1_000_000))
+        qrels, runs = write_runs(data / f"runs-{size}", count, lines)
+        # The single evaluations before and after the one of every run, so that a drift of a shared
+        # machine's speed weighs on both sides.
+        singles = [run_eval(qrels, [run]) for run in runs[: count // 2]]
+        together, peak, answer = run_eval(qrels, runs)
+        singles += [run_eval(qrels, [run]) for run in runs[count // 2:]]
+        alone = sum(seconds for seconds, _, _ in singles)
+        alone_cpu = sum(single["cpu"] for _, _, single in singles)
+        print(f"{lines:>13,} {count:>4} {together:>13.2f} {answer['cpu']:>6.2f} {peak / 1e6:>7.0f} {alone:>9.2f} "
+              f"{alone_cpu:>6.2f} {max(rss for _, rss, _ in singles) / 1e6:>7.0f} {together / alone:>6.2f} "
+              f"{answer['cpu'] / alone_cpu:>9.2f}   ({answer['comparisons']} pairs compared)", flush=True)
+    print(f"target: ratio <= 1.2; python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
 
 
 # --- the Python contenders, each in a child process ----------------------------------------------
@@ -288,7 +379,11 @@ def main():
     options.add_argument("--skip", nargs="*", default=[], choices=[key for key, _ in CHILDREN.values()])
     options.add_argument("--dist", type=pathlib.Path, default=ROOT / "dist")
     options.add_argument("--data", type=pathlib.Path, default=pathlib.Path(tempfile.gettempdir()) / "raglab-byo")
+    options.add_argument("--runs", type=int, help="score this many runs at once against as many single-run evaluations")
+    options.add_argument("--lines", nargs="+", default=["1M"], help="lines per run with --runs (e.g. 250k 1M)")
     parsed = options.parse_args()
+    if parsed.runs:
+        return many_runs(parsed.runs, parsed.lines, parsed.data)
 
     rows, notes = [], []
     for size in parsed.sizes:
@@ -339,5 +434,7 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "--child":
         child_main(*sys.argv[2:])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "--child-eval":
+        child_eval(*sys.argv[2:])
     else:
         main()

@@ -12,7 +12,12 @@ about 1.5 M tokens, 300 queries of about 12 words), drawn from a seeded Zipfian 
   lists of our term numbers with our vocabulary (its fastest input), ``index`` then ``retrieve(k=100)``.
 
 Peak memory is each side's sweep alone in a fresh process (``--only``; resource.getrusage's
-ru_maxrss, which includes the interpreter and the corpus). Reading and tokenizing is timed apart
+ru_maxrss, which includes the interpreter and generating the corpus; on Linux also the resident memory
+before the sweep and its peak during the sweep alone, read from /proc/self/status after resetting the
+peak). Times are wall and CPU (``time.process_time``; the machine may be shared, and CPU time is the
+steadier figure). Each configuration also checks our scores against bm25s's ``get_scores`` (not timed):
+the worst relative difference over the chunks we retrieve, and how many chunks bm25s scores above our
+last one by more than 1e-5 that we did not retrieve ("missed", 0 when the runs agree). Reading and tokenizing is timed apart
 (it is shared by every configuration, and bm25s is given its result).
 """
 
@@ -34,6 +39,7 @@ from raglab_core.corpus.chunks import chunk_table  # noqa: E402
 from raglab_core.corpus.documents import Document  # noqa: E402
 from raglab_core.corpus.evaluate import evaluate_config, prepare  # noqa: E402
 
+TOLERANCE = 1e-5
 CONFIGS = "128:0 128:16 128:32 256:0 256:32 256:64 512:0 512:64 512:128"
 SEED = 38
 
@@ -62,9 +68,10 @@ def synthetic(scale: int = 1, seed: int = SEED):
 
 
 def ours(prepared, chunk, overlap):
-    started = time.perf_counter()
+    """``(wall seconds, CPU seconds, the Evaluation)``."""
+    started, cpu = time.perf_counter(), time.process_time()
     result = evaluate_config(prepared, chunk, overlap, depth=100, cuts=[1])
-    return time.perf_counter() - started, result.footprint.chunks
+    return time.perf_counter() - started, time.process_time() - cpu, result
 
 
 def bm25s_side(prepared, chunk, overlap):
@@ -76,27 +83,65 @@ def bm25s_side(prepared, chunk, overlap):
     queries = [terms for terms in prepared.terms.values() if terms]
     vocabulary = {number: number for number in range(len(prepared.corpus.vocabulary))}
     gc.collect()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     retriever = bm25s.BM25(k1=0.9, b=0.4, method="lucene")
     retriever.index((chunks, vocabulary), show_progress=False)
     retriever.retrieve(queries, k=100, show_progress=False)
-    return time.perf_counter() - started, len(chunks)
+    return time.perf_counter() - started, time.process_time() - cpu, retriever
+
+
+def agreement(prepared, chunk, overlap, result, retriever):
+    """Worst relative difference between our scores and bm25s's (``get_scores``, every chunk) over the chunks we
+    retrieved, and the chunks bm25s scores clearly above our last one that we miss (should be 0)."""
+    numbers = {chunk_id: number for number, chunk_id in enumerate(chunk_table(prepared.corpus, chunk, overlap).chunk_ids)}
+    worst, missed = 0.0, 0
+    for qid, terms in prepared.terms.items():
+        run = result.chunk_run[qid]
+        if not terms:
+            continue
+        theirs = retriever.get_scores(terms)
+        for chunk_id, score in run.items():
+            worst = max(worst, abs(score - float(theirs[numbers[chunk_id]])) / score)
+        if run:
+            last = min(run.values())
+            chosen = {numbers[chunk_id] for chunk_id in run}
+            missed += sum(1 for number in (theirs > last * (1 + TOLERANCE)).nonzero()[0] if number not in chosen)
+    return worst, missed
 
 
 def parse_configs(text):
     return [tuple(map(int, item.split(":"))) for item in text.split()]
 
 
+def _resident(field):
+    """``VmHWM`` (peak) or ``VmRSS`` (now) of this process in MB, from /proc (``None`` elsewhere)."""
+    try:
+        for line in pathlib.Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+
+
 def only(side, scale, configs):
-    """One side's sweep in this process: seconds and peak resident memory (MB)."""
+    """One side's sweep in this process: seconds, peak resident memory of the whole process (MB), and, on Linux,
+    the resident memory before the sweep and its peak during the sweep alone (the peak is reset first)."""
     documents, queries = synthetic(scale)
     prepared = prepare(documents, queries)
+    gc.collect()
+    before = _resident("VmRSS")
+    try:
+        pathlib.Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current VmRSS
+    except OSError:
+        pass
     started = time.perf_counter()
     for chunk, overlap in configs:
         (ours if side == "ours" else bm25s_side)(prepared, chunk, overlap)
+        gc.collect()
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"side": side, "seconds": seconds, "peak_mb": peak, "tokens": prepared.corpus.tokens}))
+    print(json.dumps({"side": side, "seconds": seconds, "peak_mb": peak, "before_mb": before,
+                      "sweep_peak_mb": _resident("VmHWM"), "tokens": prepared.corpus.tokens}))
 
 
 def memory(side, scale, configs):
@@ -124,34 +169,53 @@ def main():
     shared = time.perf_counter() - started
     print(f"corpus: {len(documents)} documents, {prepared.corpus.tokens} tokens, {len(queries)} queries "
           f"(generated in {generated:.1f} s; tokenized and positions grouped once in {shared:.1f} s)")
-    print(f"{'config':>8} {'chunks':>7} {'ours s':>8} {'bm25s s':>8} {'ratio':>6}")
-    total_ours = total_bm25s = 0.0
+    print(f"{'config':>8} {'chunks':>7} {'ours s':>7} {'bm25s s':>7} {'ratio':>6} {'ours cpu':>8} {'bm25s cpu':>9} "
+          f"{'ratio':>6} {'worst rel. diff':>15} {'missed':>6}")
+    totals = {"ours": [0.0, 0.0], "bm25s": [0.0, 0.0]}
+    worst_all, missed_all = 0.0, 0
     for number, (chunk, overlap) in enumerate(configs):
         sides = [("ours", ours), ("bm25s", bm25s_side)]
         if args.no_bm25s:
             sides = sides[:1]
         elif number % 2:
             sides.reverse()
-        seconds = {}
+        timed = {}
         for name, run in sides:
             gc.collect()
-            seconds[name], count = run(prepared, chunk, overlap)
-        total_ours += seconds["ours"]
-        total_bm25s += seconds.get("bm25s", 0.0)
-        theirs = seconds.get("bm25s")
-        print(f"{chunk}:{overlap:<4} {count:>7} {seconds['ours']:>8.2f} "
-              + (f"{theirs:>8.2f} {seconds['ours'] / theirs:>6.2f}" if theirs else ""))
-    line = f"{'sweep':>8} {'':>7} {total_ours:>8.2f} "
-    if total_bm25s:
-        line += f"{total_bm25s:>8.2f} {total_ours / total_bm25s:>6.2f}"
+            timed[name] = run(prepared, chunk, overlap)
+            totals[name][0] += timed[name][0]
+            totals[name][1] += timed[name][1]
+        wall, cpu, result = timed["ours"]
+        line = f"{chunk}:{overlap:<4} {result.footprint.chunks:>7} {wall:>7.2f} "
+        if "bm25s" in timed:
+            their_wall, their_cpu, retriever = timed["bm25s"]
+            worst, missed = agreement(prepared, chunk, overlap, result, retriever)
+            worst_all, missed_all = max(worst_all, worst), missed_all + missed
+            line += (f"{their_wall:>7.2f} {wall / their_wall:>6.2f} {cpu:>8.2f} {their_cpu:>9.2f} {cpu / their_cpu:>6.2f} "
+                     f"{worst:>15.1e} {missed:>6}")
+        else:
+            line += f"{'':>7} {'':>6} {cpu:>8.2f}"
+        del timed, result
+        print(line, flush=True)
+    (wall, cpu), (their_wall, their_cpu) = totals["ours"], totals["bm25s"]
+    line = f"{'sweep':>8} {'':>7} {wall:>7.2f} "
+    if their_wall:
+        line += (f"{their_wall:>7.2f} {wall / their_wall:>6.2f} {cpu:>8.2f} {their_cpu:>9.2f} {cpu / their_cpu:>6.2f} "
+                 f"{worst_all:>15.1e} {missed_all:>6}")
+    else:
+        line += f"{'':>7} {'':>6} {cpu:>8.2f}"
     print(line)
-    print(f"ours, with the shared tokenization: {total_ours + shared:.2f} s")
+    print(f"ours, with the shared tokenization: {wall + shared:.2f} s")
     del prepared, documents
     gc.collect()
     for side in ("ours",) if args.no_bm25s else ("ours", "bm25s"):
         figures = memory(side, args.scale, configs)
+        during = ""
+        if figures["sweep_peak_mb"] is not None:
+            during = (f"; {figures['before_mb']:.0f} MB resident before the sweep, "
+                      f"{figures['sweep_peak_mb']:.0f} MB at most during it")
         print(f"peak memory, {side} sweep alone (fresh process, corpus included): {figures['peak_mb']:.0f} MB "
-              f"({figures['seconds']:.1f} s)")
+              f"({figures['seconds']:.1f} s{during})")
 
 
 if __name__ == "__main__":

@@ -113,3 +113,25 @@ def test_ties_are_broken_by_chunk_id_descending_as_trec_eval_does():
     index = Bm25(chunk_table(prepared.corpus, 5, 0), Positions(prepared.corpus))
     run = index.search(prepared.terms["q"], 10)
     assert [index.table.chunk_ids[c] for c, _ in run] == ["b#0", "a#0"] and run[0][1] == run[1][1]
+
+
+@pytest.mark.parametrize("chunk, overlap", [(16, 0), (24, 6), (10, 7)])
+def test_every_way_of_counting_a_term_gives_the_same_weights(prepared, chunk, overlap, monkeypatch):
+    """A term counted in every chunk at once (str.count), or position by position, weighted from the table of
+    tf / (tf + norm) or by the formula: the same postings to the last bit, so the same runs."""
+    import raglab_core.corpus.bm25 as bm25
+
+    table = chunk_table(prepared.corpus, chunk, overlap)
+    queries = [terms for terms in prepared.terms.values() if terms]
+    terms = sorted({term for query in queries for term in query})
+    found = []
+    for dense, fractions in ((float("inf"), 16), (0.0, 16), (float("inf"), 0)):
+        monkeypatch.setattr(bm25, "DENSE", dense)
+        monkeypatch.setattr(bm25, "FRACTIONS", fractions)
+        index = Bm25(table, prepared.positions)
+        postings = [index.postings(term) for term in terms]
+        assert all((p.dense is not None) == (dense == 0.0) for p in postings)
+        found.append(([p.weights for p in postings], [p.highest for p in postings],
+                      [index.search(query, 10) for query in queries]))
+    assert found[0] == found[1] == found[2]
+    assert sum(map(len, found[0][0])) > 1000

@@ -23,21 +23,29 @@ trec_eval's order (score descending, ties by chunk id descending,
 How it runs in pure Python:
 
 * **Once per corpus** (:class:`Positions`): every token's position in the
-  corpus (documents end to end), grouped by term (sorted a block at a time).
-* **Once per configuration and query term** (:meth:`Bm25.postings`, cached):
-  the term's positions mapped to the chunks holding them (two arrays of the
-  configuration: each position's first and last chunk), counted into
-  ``tf``, and weighted. No full index is built; terms no query uses cost
-  nothing.
+  corpus (documents end to end), grouped by term (sorted a block at a time),
+  and the corpus as one ``str`` with a character per token (its term number).
+* **Once per configuration and query term** (:meth:`Bm25.postings`, cached,
+  dropped after the last query that needs it): no full index is built, and
+  terms no query uses cost nothing. A term's positions are mapped to the
+  chunks holding them (arrays of the configuration: each position's first
+  chunk and, with overlap, its next one), counted into ``tf`` and weighted
+  from a table of ``tf / (tf + norm)`` per chunk. A frequent term (at least
+  :data:`DENSE` occurrences per chunk) is instead counted in every chunk at
+  once, ``str.count`` over each chunk's stretch of that text, and kept as an
+  array over every chunk. Both give the same weights to the last bit.
 * **Per query** (:meth:`Bm25.search`): MaxScore [5]_, term at a time. Terms go
   from the largest possible contribution (the term's highest weight, times
-  its repeats) to the smallest; every chunk of a term is added (into one list
-  of scores, by C loops: ``map``, not a Python loop per chunk) until the
-  terms left could not lift a chunk not yet seen into the top ``depth`` (their
-  highest weights sum to less than the ``depth``-th score so far); the
-  remaining terms only add to the chunks already seen, and chunks that cannot
-  reach the top are dropped on the way. The result is exact: it is the top
-  ``depth`` of the full sum.
+  its repeats) to the smallest; every chunk of a term is added (into one dict
+  of scores, by C loops: ``map`` and ``dict.update``, not a Python loop per
+  chunk) until the terms left could not lift a chunk not yet seen into the
+  top ``depth`` (their highest weights sum to less than the ``depth``-th
+  score so far). The chunks at that score are then completed with the
+  remaining terms, which raises the floor to the ``depth``-th of their final
+  scores; the other chunks seen (held as two parallel lists) get the
+  remaining terms one at a time, those that cannot reach the floor dropped
+  on the way. Every score is summed in the same order as :meth:`Bm25.scores`
+  sums it, so the result is exact: the top ``depth`` of the full sum.
 
 >>> from raglab_core.corpus.tokens import tokenize_corpus
 >>> from raglab_core.corpus.chunks import chunk_table
@@ -62,10 +70,11 @@ References
 
 import math
 import struct
+import sys
 from array import array
 from collections import Counter
-from itertools import accumulate, chain, compress, repeat
-from operator import add, ge, mul, ne, truediv
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, eq, ge, getitem, mul, sub, truediv
 
 K1 = 0.9
 B = 0.4
@@ -112,6 +121,7 @@ class Positions:
         for document in corpus.terms:
             terms.extend(document)
         total = len(terms)
+        self.text = _as_text(terms)
         counts = Counter(terms)
         self.starts = array("q", accumulate((counts.get(term, 0) for term in range(len(corpus.vocabulary))),
                                             initial=0))
@@ -136,20 +146,89 @@ class Positions:
         """The positions of ``term``, ascending."""
         return self.order[self.starts[term]: self.starts[term + 1]]
 
+    def occurrences(self, term: int) -> int:
+        """How many times ``term`` occurs in the corpus."""
+        return self.starts[term + 1] - self.starts[term]
+
+
+def _as_text(terms: array):
+    """The corpus as one ``str`` whose character ``i`` is ``chr`` of token ``i``'s term number, so that
+    ``str.count`` counts a term's tokens in any stretch of the corpus in C; ``None`` when a term number is
+    beyond Unicode's range (``0x10FFFF``; then only positions are used).
+
+    >>> _as_text(array("i", [0, 2, 0]))
+    '\\x00\\x02\\x00'
+    """
+    if not terms:
+        return ""
+    if terms.itemsize != 4 or max(terms) > 0x10FFFF:
+        return None
+    return terms.tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
+
 
 _INT = struct.Struct("i")
 
 
-def _runs(count: int, lengths) -> array:
-    """``0`` repeated ``lengths[0]`` times, then ``1`` repeated ``lengths[1]`` times, …, up to ``count - 1``:
-    an array built from repeated bytes (C loops, no Python step per element).
+def _runs(values, lengths) -> array:
+    """``values[0]`` repeated ``lengths[0]`` times, then ``values[1]`` repeated ``lengths[1]`` times, …: an
+    array built from repeated bytes (C loops, no Python step per element).
 
-    >>> list(_runs(3, [2, 0, 1]))
+    >>> list(_runs(range(3), [2, 0, 1]))
     [0, 0, 2]
     """
     runs = array("i")
-    runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, range(count)), lengths)))
+    runs.frombytes(b"".join(map(bytes.__mul__, map(_INT.pack, values), lengths)))
     return runs
+
+
+class Postings:
+    """One term's BM25 weights in one configuration.
+
+    ``chunks`` and ``values``: the chunks holding the term and its weight in each (lists); ``highest``: its
+    largest weight; ``frequency``: how many chunks hold it; ``dense``: the weight of every chunk (0.0 where
+    it is absent) as an ``array``, for a frequent term, or ``None``. What a search needs of a term is built
+    only when asked for: the lists from ``dense``, and the ``weights`` dict (``{chunk: weight}``) from the
+    lists.
+    """
+
+    __slots__ = ("_chunks", "_values", "_weights", "dense", "highest", "frequency")
+
+    def __init__(self, chunks, values, dense, highest: float, frequency: int):
+        self._chunks, self._values, self._weights = chunks, values, None
+        self.dense, self.highest, self.frequency = dense, highest, frequency
+
+    @property
+    def chunks(self) -> list:
+        if self._chunks is None:
+            self._chunks = list(compress(range(len(self.dense)), self.dense))
+            self._values = list(filter(None, self.dense))
+        return self._chunks
+
+    @property
+    def values(self) -> list:
+        if self._values is None:
+            self.chunks  # noqa: B018 (built with the chunks)
+        return self._values
+
+    @property
+    def weights(self) -> dict:
+        if self._weights is None:
+            self._weights = dict(zip(self.chunks, self.values))
+        return self._weights
+
+    def lookup(self, chunks):
+        """The weights of ``chunks`` (0.0 for a chunk not holding the term), as an iterator (C loops)."""
+        if self.dense is not None:
+            return map(self.dense.__getitem__, chunks)
+        return map(self.weights.get, chunks, repeat(0.0))
+
+
+DENSE = 0.4
+"""A term with at least this many occurrences per chunk of a configuration is counted in every chunk at once
+(``str.count`` over each chunk's stretch of :attr:`Positions.text`) instead of position by position."""
+FRACTIONS = 16
+"""Term frequencies up to this are weighted from a table per configuration (``tf / (tf + norm)`` of every
+chunk): a lookup instead of three operations per posting."""
 
 
 class Bm25:
@@ -162,52 +241,96 @@ class Bm25:
         self.average = sum(lengths) / self.count if self.count else 0.0
         average = self.average or 1.0
         self.norms = [k1 * (1 - b + b * length / average) for length in lengths]
-        # Each corpus position's first and last chunk: a chunk's new tokens start where the previous one ended
-        # (within its document), and its last ones end where the next one starts.
+        self.fractions = [None]  # fractions[tf][chunk] = tf / (tf + norm), built as needed
+        # Each corpus position's first chunk: a chunk's new tokens start where the previous one ended (within its
+        # document). With overlap, its last chunk: its last tokens end where the next chunk starts.
         firsts, lasts, documents = table.firsts, table.lasts, table.documents
-        new, final = [], []
-        for index in range(self.count):
-            same_before = index > 0 and documents[index - 1] == documents[index]
-            same_after = index + 1 < self.count and documents[index + 1] == documents[index]
-            new.append(lasts[index] - (lasts[index - 1] if same_before else 0))
-            final.append((firsts[index + 1] if same_after else lasts[index]) - firsts[index])
-        self.first = _runs(self.count, new)
-        self.last = _runs(self.count, final) if table.overlap else None
+        # same[i]: chunk i + 1 is in chunk i's document
+        same = list(map(eq, islice(documents, 1, None), documents))
+        same.append(False)
+        new = list(map(sub, lasts, chain((0,), map(mul, lasts, same))))
+        final = list(map(sub, map(getitem, zip(lasts, islice(chain(firsts, (0,)), 1, None)), same), firsts))
+        self.first = _runs(range(self.count), new)
         self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
+        self.last = self.second = None
+        if table.overlap and self.spread <= 2:
+            # A token is in its first chunk and, in the stretch the next chunk overlaps, in that one too:
+            # second[position] is that next chunk, or ``count`` (no chunk) before the stretch.
+            shared = list(map(int.__sub__, lengths, final))
+            values = chain.from_iterable(zip(repeat(self.count), range(1, self.count + 1)))
+            self.second = _runs(values, chain.from_iterable(zip(map(int.__sub__, new, shared), shared)))
+        elif table.overlap:
+            self.last = _runs(range(self.count), final)
+        # Counting a term in every chunk needs the corpus as text, and a positive norm (0 / norm for the chunks
+        # without the term).
+        self.dense = positions.text is not None and self.count > 0 and min(self.norms) > 0
+        self.begins = self.ends = None
         self.cache = {}
 
-    def postings(self, term: int):
-        """``({chunk: weight}, highest weight)`` of ``term`` (cached): its BM25 weight in each chunk holding it."""
+    def postings(self, term: int) -> Postings:
+        """The :class:`Postings` of ``term`` (cached): its BM25 weight in each chunk holding it."""
         found = self.cache.get(term)
         if found is not None:
+            return found
+        if self.dense and self.positions.occurrences(term) >= DENSE * self.count:
+            found = self.cache[term] = self._counted(term)
             return found
         held = self.positions.of(term)
         chunk = self.first
         first = [chunk[position] for position in held]  # (a comprehension beats map with __getitem__)
-        if self.last is None:
-            counts = Counter(first)
-        else:
+        if self.second is not None:
+            chunk = self.second
+            counts = Counter(chain(first, [chunk[position] for position in held]))
+            counts.pop(self.count, None)
+        elif self.last is not None:
             chunk = self.last
             last = [chunk[position] for position in held]
-            if self.spread <= 2:  # a position is in its first chunk, and in the next one when that holds it too
-                counts = Counter(chain(first, compress(map(add, first, repeat(1)), map(ne, last, first))))
-            else:
-                counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
-        chunks, frequencies = list(counts), list(counts.values())
+            counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
+        else:
+            counts = Counter(first)
+        chunks = list(counts)
         weight = idf(self.count, len(chunks))
-        norms = map(self.norms.__getitem__, chunks)
-        weights = dict(zip(chunks, map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, norms)))))
-        found = self.cache[term] = (weights, max(weights.values(), default=0.0))
+        if len(chunks) == len(held) and self.second is None and self.last is None:  # each tf is 1
+            values = list(map(mul, repeat(weight), map(self._fractions(1).__getitem__, chunks)))
+        else:
+            frequencies = list(counts.values())
+            top = max(frequencies)
+            if top <= FRACTIONS:
+                self._fractions(top)
+                fractions = map(getitem, map(self.fractions.__getitem__, frequencies), chunks)
+            else:
+                fractions = map(truediv, frequencies, map(add, frequencies, map(self.norms.__getitem__, chunks)))
+            values = list(map(mul, repeat(weight), fractions))
+        found = self.cache[term] = Postings(chunks, values, None, max(values, default=0.0), len(chunks))
         return found
 
+    def _fractions(self, top: int) -> list:
+        """``tf / (tf + norm)`` of every chunk, for each ``tf`` up to ``top`` (kept); the table for ``top``."""
+        while len(self.fractions) <= top:
+            frequency = len(self.fractions)
+            self.fractions.append(array("d", map(truediv, repeat(frequency), map(add, repeat(frequency), self.norms))))
+        return self.fractions[top]
+
+    def _counted(self, term: int) -> Postings:
+        """A frequent term's postings, counted in every chunk's stretch of the corpus's text (C loops)."""
+        if self.begins is None:
+            table = self.table
+            self.begins = list(map(add, map(self.positions.offsets.__getitem__, table.documents), table.firsts))
+            self.ends = list(map(add, self.begins, table.lengths))
+        frequencies = list(map(self.positions.text.count, repeat(chr(term)), self.begins, self.ends))
+        holding = self.count - frequencies.count(0)
+        weight = idf(self.count, holding)
+        dense = array("d", map(mul, repeat(weight), map(truediv, frequencies, map(add, frequencies, self.norms))))
+        return Postings(None, None, dense, max(dense), holding)
+
     def plan(self, terms) -> list:
-        """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, weights)]``,
+        """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, postings)]``,
         the largest possible contribution (highest weight times repeats) first, terms no chunk holds left out."""
         plan = []
         for term, repeats in Counter(terms).items():
-            weights, highest = self.postings(term)
-            if weights:
-                plan.append((highest * repeats, -term, float(repeats), weights))
+            postings = self.postings(term)
+            if postings.frequency:
+                plan.append((postings.highest * repeats, -term, float(repeats), postings))
         plan.sort(reverse=True)
         return plan
 
@@ -224,8 +347,8 @@ class Bm25:
         {0: 0.523659, 1: 0.204856}
         """
         total = {}
-        for _, _, repeats, weights in self.plan(terms):
-            for chunk, weight in weights.items():
+        for _, _, repeats, postings in self.plan(terms):
+            for chunk, weight in postings.weights.items():
                 total[chunk] = total.get(chunk, 0.0) + (weight if repeats == 1.0 else weight * repeats)
         return total
 
@@ -234,39 +357,50 @@ class Bm25:
         trec_eval's order. Chunks sharing no term with the query are not retrieved."""
         plan = self.plan(terms)
         left = math.fsum(step[0] for step in plan)
-        # Every chunk of the first terms, added into one list of scores (C loops: map, not a Python loop).
-        scores, seen, total, floor, step = [0.0] * self.count, set(), 0.0, 0.0, 0
+        # Every chunk of the first terms, added into one dict of scores (C loops: map and dict.update).
+        found, total, floor, step = {}, 0.0, 0.0, 0
         while step < len(plan):
-            highest, _, repeats, weights = plan[step]
+            highest, _, repeats, postings = plan[step]
             step += 1
             left -= highest
-            chunks = weights.keys()
-            added = weights.values() if repeats == 1.0 else list(map(mul, weights.values(), repeat(repeats)))
-            seen |= chunks
-            list(map(scores.__setitem__, chunks, map(add, map(scores.__getitem__, chunks), added)))
+            chunks = postings.chunks
+            added = postings.values if repeats == 1.0 else list(map(mul, postings.values, repeat(repeats)))
+            if found:
+                found.update(zip(chunks, map(add, map(found.get, chunks, repeat(0.0)), added)))
+            else:
+                found = dict(zip(chunks, added))
             total += sum(added)
             # The depth-th score is at most the mean of the top depth, so at most total / depth: only then is it
             # worth finding whether the terms left can lift a chunk not seen yet into the top.
             bound = left * (1 + SLACK)
-            if step < len(plan) and len(seen) >= depth and bound * depth < total:
-                floor = _kth([scores[chunk] for chunk in seen], depth)
+            if step < len(plan) and len(found) >= depth and bound * depth < total:
+                floor = _kth(list(found.values()), depth)
                 if bound < floor:
                     break
-        found = dict(zip(seen, map(scores.__getitem__, seen)))
-        # The other terms only add to the chunks seen; those that cannot reach the floor (a lower bound of the
-        # final depth-th score) with every term left are dropped first.
-        while step < len(plan):
+        if step == len(plan):
+            return self.ranked(found, depth)
+        # The other terms only add to the chunks seen (held as parallel lists). The chunks already at the floor
+        # (at least depth of them) are completed first: the depth-th of their final scores is a floor much
+        # closer to the final one. Then every chunk seen that can still reach that floor with the terms left is
+        # completed, those that cannot being dropped before each term but the last (the completed best ones
+        # are among them, and come out with the same sums).
+        rest = plan[step:]
+        chunks, scores = list(found), list(found.values())
+        best = list(map(ge, scores, repeat(floor)))
+        top, finals = list(compress(chunks, best)), list(compress(scores, best))
+        for _, _, repeats, postings in rest:
+            added = postings.lookup(top)
+            finals = list(map(add, finals, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
+        floor = max(floor, _kth(finals, depth))
+        for number, (highest, _, repeats, postings) in enumerate(rest, 1):
             cut = floor / (1 + SLACK) - left
-            if cut > 0:
-                found = dict(compress(found.items(), map(ge, found.values(), repeat(cut))))
-            highest, _, repeats, weights = plan[step]
-            step += 1
+            if cut > 0 and number < len(rest):
+                keep = list(map(ge, scores, repeat(cut)))
+                chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
             left -= highest
-            added = map(weights.get, found, repeat(0.0))
-            if repeats != 1.0:
-                added = map(mul, added, repeat(repeats))
-            found = dict(zip(found, map(add, found.values(), added)))
-        return self.ranked(found, depth)
+            added = postings.lookup(chunks)
+            scores = list(map(add, scores, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
+        return self.ranked(dict(zip(chunks + top, scores + finals)), depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""

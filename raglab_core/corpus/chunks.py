@@ -25,6 +25,7 @@ tokens). For documents of one length it equals
 
 from array import array
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
 from .. import chunking
@@ -94,15 +95,17 @@ class ChunkTable:
 
 def chunk_table(corpus, chunk: int, overlap: int) -> ChunkTable:
     """The chunks of ``corpus`` (:class:`~raglab_core.corpus.tokens.CorpusTokens`) with windows of ``chunk``
-    tokens overlapping by ``overlap``."""
+    tokens overlapping by ``overlap`` (:func:`windows`' cuts, a document's at a time in C loops)."""
+    step = chunking.stride(chunk, overlap)
     documents, firsts, lasts, by_document = array("i"), array("i"), array("i"), array("i")
     chunk_ids = []
     for index, (doc_id, length) in enumerate(zip(corpus.ids, corpus.lengths)):
         by_document.append(len(documents))
-        cuts = windows(length, chunk, overlap)
-        documents.extend([index] * len(cuts))
-        firsts.extend(start for start, _ in cuts)
-        lasts.extend(end for _, end in cuts)
-        chunk_ids.extend(f"{doc_id}#{j}" for j in range(len(cuts)))
+        count = chunking.chunks_per_document(length, chunk, step)
+        starts = range(0, count * step, step)
+        documents.extend(repeat(index, count))
+        firsts.extend(starts)
+        lasts.extend(map(min, range(chunk, count * step + chunk, step), repeat(length)))
+        chunk_ids.extend(map(f"{doc_id}#".__add__, map(str, range(count))))
     by_document.append(len(documents))
     return ChunkTable(corpus, chunk, overlap, documents, firsts, lasts, chunk_ids, by_document)

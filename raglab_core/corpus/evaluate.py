@@ -49,6 +49,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..runs.evaluation import RunEvaluator, trec_order
 from ..runs.measures import DEFAULT_MEASURES, parse_measures
@@ -220,7 +221,7 @@ def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1
     for done, (qid, terms) in enumerate(prepared.terms.items(), 1):
         ranked = index.search(terms, depth)
         chunk_run[qid] = {ids[number]: score for number, score in ranked}
-        retrieved.update(number for number, _ in ranked)
+        retrieved.update(map(itemgetter(0), ranked))
         for term in set(terms):  # a term's postings are kept until the last query that needs them
             uses[term] -= 1
             if not uses[term]:
