@@ -64,13 +64,25 @@ def megabytes(n: int) -> str:
     return decimal(n / 1e6, 1)
 
 
+def of_size(done: int, size: int) -> str:
+    """How much of a ``size``-byte file is done, in megabytes, or in kilobytes (10³ bytes, no decimal)
+    for a file under 0,1 MB, which megabytes would show as ``0,0 de 0,0 MB``.
+
+    >>> of_size(1_500_000, 80_000_000), of_size(12_400, 40_100), of_size(0, 0)
+    ('1,5 de 80,0 MB', '12 de 40 kB', '0 de 0 kB')
+    """
+    if size < 100_000:
+        return f"{decimal(done / 1e3, 0)} de {decimal(size / 1e3, 0)} kB"
+    return f"{megabytes(done)} de {megabytes(size)} MB"
+
+
 def download_progress(received: int, total: int) -> str:
     """The status line while the snapshot downloads.
 
     >>> download_progress(1_200_000, 3_604_113)
     'Descargando el entorno de Python (1,2 de 3,6 MB)…'
     """
-    return f"Descargando el entorno de Python ({megabytes(received)} de {megabytes(total)} MB)…"
+    return f"Descargando el entorno de Python ({of_size(received, total)})…"
 
 
 def download_steps(total: int, steps: int = 20, start: float = 0.1, share: float = 0.6) -> list[list]:
@@ -113,7 +125,7 @@ def reading_progress(slot: str, again: bool, done: int | None = None, size: int 
     """
     what = "los qrels" if slot == "qrels" else f"el run {slot}"
     why = " de nuevo: sus consultas no están agrupadas" if again else ""
-    where = f" ({megabytes(done)} de {megabytes(size)} MB)" if done is not None and size is not None else ""
+    where = f" ({of_size(done, size)})" if done is not None and size is not None else ""
     return f"Leyendo y evaluando {what}{why}{where}…"
 
 
@@ -124,7 +136,7 @@ def fusion_progress(slot: str, done: int | None = None, size: int | None = None)
     >>> fusion_progress("A"), fusion_progress("C", 2_000_000, 4_000_000)
     ('Leyendo de nuevo el run A para fusionarlo…', 'Leyendo de nuevo el run C para fusionarlo (2,0 de 4,0 MB)…')
     """
-    where = f" ({megabytes(done)} de {megabytes(size)} MB)" if done is not None and size is not None else ""
+    where = f" ({of_size(done, size)})" if done is not None and size is not None else ""
     return f"Leyendo de nuevo el run {slot} para fusionarlo{where}…"
 
 

@@ -38,6 +38,7 @@ import re
 from ..errors import LabError
 from ..formatting import DASH, NBSP, count, decimal, integer, percent, spanish_list
 from ..runs.cells import cell, interval
+from ..words import megabytes
 from ..runs.decoding import undecodable
 from ..runs.report import ALPHA
 from ..runs.sanity import Notice
@@ -100,11 +101,6 @@ def parse_cuts(text) -> list:
         raise LabError.page("Los cortes k deben ser entre 1 y 8 enteros de 1 a 100, separados por comas: «1,3,5,10».",
                             field="at")
     return sorted({int(item) for item in items})
-
-
-def megabytes(size: int) -> str:
-    """``size`` bytes in megabytes, one decimal (``12,5 MB``)."""
-    return f"{decimal(size / 1e6, 1)}{NBSP}MB"
 
 
 class Settings:
@@ -228,8 +224,8 @@ class CorpusSession:
                 what = {"corpus": "El corpus", "queries": "Las consultas", "evidence": "La evidencia",
                         "qrels": "Los qrels", "chunks": "Tus chunks", "run": "Tu run"}[slot]
                 raise LabError.page(
-                    f"{what} ocupa{'n' if slot in ('queries', 'qrels') else ''} {megabytes(total)}, más de lo que esta página mide "
-                    f"en el navegador ({megabytes(limit)}). Mídelo en la línea de órdenes, que da las mismas cifras: "
+                    f"{what} ocupa{'n' if slot in ('queries', 'qrels') else ''} {megabytes(total)}{NBSP}MB, más de lo que esta página mide "
+                    f"en el navegador ({megabytes(limit)}{NBSP}MB). Mídelo en la línea de órdenes, que da las mismas cifras: "
                     f"{self.settings.command(self.names)}", field=slot)
 
     @property
