@@ -1,8 +1,8 @@
 """The exported lab (`build.py export`, DESIGN §4.11) inside real documentation sites, in Chromium.
 
 One small site of three pages, with the exported folder in its nav and `navigation.instant` on, is
-built once per run with each generator, from the same mkdocs.yml: Material for MkDocs 9.8.1
-(mkdocs 1.6.1) and Zensical 0.0.73. Each build is served by nginx (stock mime.types, no
+built once per run with each generator, from one mkdocs.yml (its site_url aside): Material for
+MkDocs 9.8.1 (mkdocs 1.6.1) and Zensical 0.0.73. Each build is served by nginx (stock mime.types, no
 configuration of ours beyond the root), and the Zensical project also by `zensical serve`, its dev
 server, whose quirks (0.0.73 types .wasm as application/octet-stream and appends an inline
 live-reload script to every HTML file) must leave the lab working, with no error.
@@ -272,10 +272,15 @@ def slide_k(lab):
     expect(lab.locator("[aria-busy=true]")).to_have_count(0)
 
 
-def test_the_lab_inside_a_documentation_site(context, host):
+def test_the_lab_inside_a_documentation_site(context, host, sites):
     """One reader's visit, in a context that prefers dark: the host's light scheme must still win."""
     visit = Visit(context, host)
     page = visit.page
+    # What the dev server appends to every HTML file: its live-reload script, which the lab's page
+    # keeps in its inert last element (page.html.j2); the nginx hosts send the files as they are.
+    with urllib.request.urlopen(host + "laboratorio/app/") as response:
+        tail = response.read().decode("utf-8").rsplit("<template data-tail>", 1)[1]
+    assert ("new WebSocket(" in tail) == (host == sites["urls"]["zensical-serve"]), tail[:200]
 
     # The site's search finds the page by a word of its introduction, and takes the reader there
     # by instant navigation (the page's window is kept).
