@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         from raglab_site.export import main as export
         return export(argv[1:], make_site, read_page, SRC / "content" / "index.md")
     parser = argparse.ArgumentParser(prog="build.py", description="Build the Laboratorio de recuperación RAG.")
-    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "export"])
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve"])
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output directory (default: dist/)")
     parser.add_argument("--port", type=int, default=8000, help="port for serve (default: 8000)")
     args = parser.parse_args(argv)

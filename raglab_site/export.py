@@ -116,8 +116,8 @@ def main(argv: list[str], make_site: Callable[[], dict[str, bytes]], read_page: 
     """The ``export`` subcommand of build.py, which passes in its pipeline's steps and its content page."""
     parser = argparse.ArgumentParser(prog="build.py export",
                                      description="Write the lab as a folder for a Material for MkDocs or Zensical site.")
-    parser.add_argument("dir", type=Path, help="the folder to write, e.g. docs/laboratorio (replaced if it is an earlier export)")
-    parser.add_argument("--base", help="the URL path where the site publishes DIR, e.g. /docs/laboratorio/ "
+    parser.add_argument("dir", metavar="DIR", type=Path, help="the folder to write, e.g. docs/laboratorio (replaced if it is an earlier export)")
+    parser.add_argument("--base", metavar="PATH", help="the URL path where the site publishes DIR, e.g. /docs/laboratorio/ "
                                        "(default: the iframe's address is relative to its page)")
     parser.add_argument("--palette-sync", action=argparse.BooleanOptionalAction, default=True,
                         help="the lab follows the host's dark scheme (Material's and Zensical's 'slate'); default: on")
