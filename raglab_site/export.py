@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 import yaml
+from markupsafe import escape
 
 from . import BuildError
 from .assets import write_atomically
@@ -51,15 +52,14 @@ def app_base(base: str | None) -> str:
     """
     if base is None:
         return "app/"
-    if not base.startswith("/") or re.search(r"[\s\"'<>?#\\]", base):
+    # Not "//host/…": that is another origin, which the lab's frame-ancestors 'self' refuses.
+    if not base.startswith("/") or base.startswith("//") or re.search(r"[\s\"'<>?#\\]", base):
         raise ValueError(f"--base must be an absolute URL path such as /docs/laboratorio/, not {base!r}")
     return base.rstrip("/") + "/app/"
 
 
 def page_markdown(page: dict, base: str | None = None, palette_sync: bool = True) -> str:
     """``DIR/index.md``: front matter, the introduction, a link to the lab's own page, the iframe."""
-    from markupsafe import escape
-
     src = app_base(base)
     front = yaml.safe_dump(
         {"title": page["title"], "description": page["description"], "keywords": page["keywords"], "hide": HIDE},

@@ -76,7 +76,7 @@ def test_base_puts_the_frame_under_the_sites_path_and_sync_can_be_off(site, tmp_
     frame = iframe(body)
     assert frame["src"] == "/docs/laboratorio/app/" and '<a href="/docs/laboratorio/app/">' in body
     assert "data-raglab-palette" not in frame and "data-raglab" in frame
-    for bad in ("docs/lab", "/a b/", "/lab/?x=1", "https://host/lab/"):
+    for bad in ("docs/lab", "/a b/", "/lab/?x=1", "https://host/lab/", "//host/lab/"):
         status, said = run_export([str(tmp_path / "other"), "--base", bad], site, capsys)
         assert status == 1 and said.err.startswith("error: --base must be an absolute URL path"), (bad, said.err)
     assert not (tmp_path / "other").exists()
