@@ -3,6 +3,7 @@
 
     python build.py [build] [--out DIR]        build (default: dist/)
     python build.py serve [--port 8000]        build, serve on 127.0.0.1, rebuild on changes
+    python build.py export DIR [--base PATH]   the lab as a folder for a documentation site (raglab_site/export.py)
 
 Stages, in reading order (see ``make_site``): read the sources, validate them,
 compute the default view with ``raglab_core``, render, then write everything
@@ -139,7 +140,7 @@ INLINE_FORBIDDEN = {".js": re.compile(r"</script|<!--", re.IGNORECASE), ".css": 
 
 def read_inline(directory: Path) -> dict[str, str]:
     """The files the page carries inline (site_src/inline/), each allowed by the SHA-256 of its text
-    in the CSP: the boot script (boot.js), which runs while the HTML is still being parsed, before
+    in the CSP: the scripts (boot.js, frame.js), which run while the HTML is still being parsed, before
     any request, and the stylesheet (lab.css), which the first layout then needs no request for."""
     inline = {}
     for name, data in read_static(directory).items():
@@ -294,6 +295,9 @@ def build(out: Path) -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (argv := sys.argv[1:] if argv is None else argv)[:1] == ["export"]:  # its own options: export.py
+        from raglab_site.export import main as export
+        return export(argv[1:], make_site, read_page, SRC / "content" / "index.md")
     parser = argparse.ArgumentParser(prog="build.py", description="Build the Laboratorio de recuperación RAG.")
     parser.add_argument("command", nargs="?", default="build", choices=["build", "serve"])
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output directory (default: dist/)")
@@ -304,8 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    size = sum(len(data) for data in files.values())
-    print(f"built {args.out} ({len(files)} files, {size / 1e6:.1f} MB)")
+    print(f"built {args.out} ({len(files)} files, {sum(map(len, files.values())) / 1e6:.1f} MB)")
     if args.command == "serve":
         from raglab_site.devserver import serve
 

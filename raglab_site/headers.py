@@ -49,11 +49,17 @@ REVALIDATE = "no-cache"
 Rule = tuple[str, list[tuple[str, str]]]
 
 
+# Only a page of the lab's own origin may frame it: a documentation site that holds it
+# (`build.py export`) can, a foreign page cannot (clickjacking). A header only: in a <meta> policy
+# browsers ignore frame-ancestors, and say so on the console.
+FRAMING = "frame-ancestors 'self'"
+
+
 def site_rules(policy: str) -> list[Rule]:
-    """The rules for ``_headers``: security headers everywhere (``policy`` is the CSP), long caching
-    where paths are hashed."""
+    """The rules for ``_headers``: security headers everywhere (``policy`` is the CSP, to which the
+    header adds :data:`FRAMING`), long caching where paths are hashed."""
     rules: list[Rule] = [("/*", [
-        ("Content-Security-Policy", policy),
+        ("Content-Security-Policy", f"{policy}; {FRAMING}"),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
         ("Cross-Origin-Opener-Policy", "same-origin"),

@@ -22,7 +22,8 @@ BUILD_LANE = "gw0"  # the worker that builds dist/; the others wait for it
 # wait in the last 40 s of a run where it came last), which the other lane's work then overlaps.
 LONGEST_FIRST = [
     "tests/test_conventions.py", "tests/test_evaluation.py", "tests/test_cli.py",
-    "tests/browser/test_firefox.py", "tests/browser/test_faults.py", "tests/browser/test_lab.py",
+    "tests/browser/test_firefox.py", "tests/browser/test_faults.py", "tests/browser/test_docsite.py",
+    "tests/browser/test_lab.py",
     "tests/browser/test_data_panel.py", "tests/browser/test_learner.py", "tests/browser/test_robustness.py",
     "tests/browser/test_hosts.py",
 ]

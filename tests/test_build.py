@@ -137,8 +137,8 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     assert len(tags) >= 2  # lab.js, data.js (the stylesheet is inline)
     for tag in tags:
         assert 'integrity="sha384-' in tag, tag
-    # The one inline script (boot.js) and the one inline stylesheet (lab.css) are allowed by the
-    # SHA-256 of their exact text, in the CSP's script-src and style-src.
+    # The inline scripts (boot.js, frame.js) and the one inline stylesheet (lab.css) are allowed by
+    # the SHA-256 of their exact text, in the CSP's script-src and style-src.
     import base64
     import hashlib
 
@@ -146,12 +146,12 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     assert len(sheets) == 1 and ".file-note" in sheets[0] and "<link rel=\"stylesheet\"" not in html
     sheet_digest = base64.b64encode(hashlib.sha256(sheets[0].encode()).digest()).decode()
     inline = re.findall(r"<script>(.*?)</script>", html, re.DOTALL)
-    assert len(inline) == 1 and "new Worker" in inline[0]
-    digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
+    assert len(inline) == 2 and "new Worker" in inline[0] and "frameElement" in inline[1]
+    digests = [f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'" for text in inline]
     import html as entities
 
     csp = entities.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
-    assert f"'wasm-unsafe-eval' 'sha256-{digest}';" in csp and "unsafe-inline" not in csp
+    assert f"'wasm-unsafe-eval' {' '.join(digests)};" in csp and "unsafe-inline" not in csp
     assert f"style-src 'self' 'sha256-{sheet_digest}';" in csp
     for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
         assert 'integrity="sha384-' in match.group(0)
@@ -221,7 +221,7 @@ BAD_SOURCES = {
         "scenario.defaults.solape",
     ),
     "bad formula": (lambda s: edit(s / "content/index.md", r"\frac{\text{rel}_k}{k}", r"\frac{\nosuchcmd_k}{k}"),
-                    "content/index.md:36: cannot convert formula"),
+                    "content/index.md:44: cannot convert formula"),
     "unbalanced formula": (lambda s: edit(s / "content/index.md", r"\right\rceil", ""), "ExtraLeftOrMissingRightError"),
 }
 

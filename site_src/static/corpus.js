@@ -158,10 +158,11 @@
     statusLine.textContent = WORDS.loading_sample;
     try {
       const [corpus, evidence] = await Promise.all(
-        config.corpus.sample.map(async (url) => {
+        // Each under its own name: the published file's may differ (raglab_site/corpus_site.py).
+        config.corpus.sample.map(async ({ url, name }) => {
           const response = await fetch(url);
           if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-          return { name: url.split("/").pop(), text: await response.text(), sample: true };
+          return { name, text: await response.text(), sample: true };
         })
       );
       choose("corpus", [corpus]);

@@ -58,7 +58,10 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
     # Nothing is uploaded and nothing leaves the page's origin: the sample, the worker's files, its corpus code.
     assert requests and all(method == "GET" and url.startswith(base_url) for method, url in requests), requests
     names = {url.rsplit("/", 1)[-1].split("?")[0] for _, url in requests}
-    assert {"questions_df.csv", "state_of_the_union.md"} <= names
+    # The Markdown sample is published as .md.txt (a documentation site would render a .md as a page);
+    # the panel, its results and its JSON still call it state_of_the_union.md (below).
+    assert {"questions_df.csv", "state_of_the_union.md.txt"} <= names
+    expect(page.locator('[data-corpus-slot-status="corpus"]')).to_contain_text("«state_of_the_union.md»")
     assert any(name.startswith("corpus-worker.") for name in names)
     assert page.evaluate("window.__rows")[:3] == [1, 2, 3]  # one row at a time, as each configuration ends
     progress = page.evaluate("window.__progress")
