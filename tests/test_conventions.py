@@ -35,9 +35,10 @@ from raglab_core.lab import conventions
 from .conftest import load_scenario
 
 TOLERANCE = 1e-12
-# Examples per property: 1000 each (2000 until 2026-12-01), still the suite's largest; the three
-# properties and ranx's pass over their states took 40–50 s of one lane, the most of any CPython module.
-STATES = 1000
+# Examples per property: 500 each, still the suite's largest (the three properties and ranx's pass over
+# their states took 25 s of one lane at 1000, the most of any CPython module; docs/performance.md,
+# «The test suite»).
+STATES = 500
 
 
 @functools.cache
