@@ -74,7 +74,7 @@ import sys
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, eq, ge, getitem, mul, sub, truediv
+from operator import add, eq, ge, getitem, itemgetter, mul, sub, truediv
 
 K1 = 0.9
 B = 0.4
@@ -181,6 +181,18 @@ def _runs(values, lengths) -> array:
     return runs
 
 
+def _gather(values, indices) -> tuple:
+    """``values[i]`` for each ``i`` of ``indices``, as a tuple: one C loop (:func:`operator.itemgetter`), about
+    twice as fast as a comprehension.
+
+    >>> _gather("abc", [2, 0]), _gather("abc", [1]), _gather("abc", [])
+    (('c', 'a'), ('b',), ())
+    """
+    if len(indices) > 1:
+        return itemgetter(*indices)(values)
+    return tuple(values[index] for index in indices)
+
+
 class Postings:
     """One term's BM25 weights in one configuration.
 
@@ -276,15 +288,12 @@ class Bm25:
             found = self.cache[term] = self._counted(term)
             return found
         held = self.positions.of(term)
-        chunk = self.first
-        first = [chunk[position] for position in held]  # (a comprehension beats map with __getitem__)
+        first = _gather(self.first, held)
         if self.second is not None:
-            chunk = self.second
-            counts = Counter(chain(first, [chunk[position] for position in held]))
+            counts = Counter(chain(first, _gather(self.second, held)))
             counts.pop(self.count, None)
         elif self.last is not None:
-            chunk = self.last
-            last = [chunk[position] for position in held]
+            last = _gather(self.last, held)
             counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
         else:
             counts = Counter(first)
