@@ -367,7 +367,7 @@ class Bm25:
         plan = self.plan(terms)
         left = math.fsum(step[0] for step in plan)
         # Every chunk of the first terms, added into one dict of scores (C loops: map and dict.update).
-        found, total, floor, step = {}, 0.0, 0.0, 0
+        found, total, step = {}, 0.0, 0
         while step < len(plan):
             highest, _, repeats, postings = plan[step]
             step += 1
@@ -379,23 +379,26 @@ class Bm25:
             else:
                 found = dict(zip(chunks, added))
             total += sum(added)
-            # The depth-th score is at most the mean of the top depth, so at most total / depth: only then is it
-            # worth finding whether the terms left can lift a chunk not seen yet into the top.
+            # The terms left cannot lift a chunk not seen yet into the top once depth chunks score above their
+            # highest weights' sum (bound). The depth-th score is at most the mean of the top depth, so at most
+            # total / depth: only then is it worth counting the scores above the bound (a filter, not a sort).
             bound = left * (1 + SLACK)
             if step < len(plan) and len(found) >= depth and bound * depth < total:
-                floor = _kth(list(found.values()), depth)
-                if bound < floor:
+                above = [score for score in found.values() if score > bound]
+                if len(above) >= depth:
                     break
         if step == len(plan):
             return self.ranked(found, depth)
-        # The other terms only add to the chunks seen (held as parallel lists). The chunks already at the floor
-        # (at least depth of them) are completed first: the depth-th of their final scores is a floor much
-        # closer to the final one. Then every chunk seen that can still reach that floor with the terms left is
-        # completed, those that cannot being dropped before each term but the last (the completed best ones
-        # are among them, and come out with the same sums).
-        rest = plan[step:]
+        # The other terms only add to the chunks seen (held as parallel lists), those that can still reach the
+        # depth-th score so far (floor) with the terms left. The chunks already at the floor (at least depth of
+        # them) are completed first: the depth-th of their final scores is a floor much closer to the final one.
+        # Then every chunk seen that can still reach that floor is completed, those that cannot being dropped
+        # before each term but the last (the completed best ones are among them, and come out with the same sums).
+        rest, floor = plan[step:], _kth(above, depth)
+        cut = floor / (1 + SLACK) - left
+        found = {chunk: score for chunk, score in found.items() if score >= cut}
         chunks, scores = list(found), list(found.values())
-        best = list(map(ge, scores, repeat(floor)))
+        best = [score >= floor for score in scores]
         top, finals = list(compress(chunks, best)), list(compress(scores, best))
         for _, _, repeats, postings in rest:
             added = postings.lookup(top)
@@ -414,8 +417,8 @@ class Bm25:
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
         if len(scores) > depth:
-            cut = _kth(list(scores.values()), depth)
-            scores = dict(compress(scores.items(), map(ge, scores.values(), repeat(cut))))
+            cut = _kth(scores.values(), depth)
+            scores = {chunk: score for chunk, score in scores.items() if score >= cut}
         ids = self.table.chunk_ids
         order = sorted(zip(scores.values(), map(ids.__getitem__, scores), scores), reverse=True)
         return [(chunk, score) for score, _, chunk in order[:depth]]
@@ -425,8 +428,8 @@ class Bm25:
         self.cache.pop(term, None)
 
 
-def _kth(values: list, k: int) -> float:
-    """The ``k``-th largest of ``values`` (the smallest when there are fewer)."""
+def _kth(values, k: int) -> float:
+    """The ``k``-th largest of ``values`` (a sized iterable; the smallest when there are fewer)."""
     if len(values) <= k:
         return min(values)
     return sorted(values)[-k]
