@@ -76,7 +76,7 @@ import sys
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, eq, ge, getitem, itemgetter, mul, sub, truediv
+from operator import add, eq, ge, getitem, itemgetter, mul, sub
 
 K1 = 0.9
 B = 0.4
