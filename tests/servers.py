@@ -27,3 +27,29 @@ def find_nginx() -> str | None:
     if path and STOCK_MIME_TYPES.is_file() and BROTLI_MODULE.is_file():
         return path
     return None
+
+
+def nginx_conf(tmp, servers: str, before_events: str = "", http: str = "") -> str:
+    """An nginx.conf for a test: in the foreground, one process, writing only under ``tmp``; ``before_events``
+    (say, a ``load_module`` line), ``http`` (more directives of the http block) and ``servers`` (its server
+    blocks) are the caller's."""
+    return f"""
+daemon off;
+master_process off;
+worker_processes 1;
+error_log {tmp}/error.log;
+pid {tmp}/nginx.pid;
+{before_events}
+events {{ worker_connections 256; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+{http}    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+{servers}
+}}
+"""

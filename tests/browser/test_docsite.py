@@ -36,7 +36,7 @@ from raglab_site.assets import read_static
 from raglab_site.export import export_files
 
 from ..conftest import ROOT, load_scenario
-from ..servers import HOW_TO_GET_NGINX, find_nginx
+from ..servers import HOW_TO_GET_NGINX, find_nginx, nginx_conf
 from .test_hosts import free_port, wait_for_port
 from .test_offline import WAIT_FOR_CONTROL
 
@@ -74,25 +74,6 @@ PAGES = {
 }
 SEARCHED = "navegador"  # a word of the export's introduction only (site_src/content/index.md, `intro`)
 
-NGINX_CONF = """
-daemon off;
-master_process off;
-worker_processes 1;
-error_log {tmp}/error.log;
-pid {tmp}/nginx.pid;
-events {{ worker_connections 256; }}
-http {{
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-{servers}
-}}
-"""
 SERVER = "    server {{ listen 127.0.0.1:{port}; root {root}; index index.html; }}\n"
 
 LAB_WORKER = "/app/assets/worker."
@@ -143,7 +124,7 @@ def start_nginx(roots: dict[str, Path], ports: dict[str, int], tmp: Path) -> sub
         pytest.fail(HOW_TO_GET_NGINX)
     servers = "".join(SERVER.format(port=ports[name], root=root) for name, root in roots.items())
     conf = tmp / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=tmp, servers=servers), "utf-8")
+    conf.write_text(nginx_conf(tmp, servers), "utf-8")
     process = subprocess.Popen([nginx, "-p", str(tmp), "-c", str(conf)], stderr=subprocess.PIPE, text=True)
     for name in roots:
         wait_for_port(process, ports[name])

@@ -22,7 +22,7 @@ from raglab_site.devserver import serving
 
 from ..chromium import CHROMIUM_ARGS, find_test_chromium
 from ..conftest import ROOT
-from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx
+from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx, nginx_conf
 from .test_faults import SNAPSHOT
 from .test_lab import Lab
 from .test_offline import WAIT_FOR_CONTROL
@@ -30,32 +30,12 @@ from .test_offline import WAIT_FOR_CONTROL
 RECIPES = ROOT / "docs" / "hosting"
 SUB_PATH = "/user/lab/"
 
-NGINX_CONF = """
-daemon off;
-master_process off;
-worker_processes 1;
-error_log {tmp}/error.log;
-pid {tmp}/nginx.pid;
-load_module {brotli};
-events {{ worker_connections 256; }}
-http {{
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    sendfile on;
-    gzip on;
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-    server {{
+# The host under test: docs/publishing.md's recipe, with the brotli module and gzip on.
+SERVER = """    server {{
         listen 127.0.0.1:{port};
         server_name _;
 {recipe}
-    }}
-}}
-"""
+    }}"""
 
 
 def free_port() -> int:
@@ -82,7 +62,8 @@ def start_nginx(site_dir, tmp, port):
         pytest.fail(HOW_TO_GET_NGINX)
     recipe = (RECIPES / "nginx.conf").read_text("utf-8").replace("/srv/raglab/dist/", f"{site_dir}/")
     conf = tmp / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=tmp, port=port, recipe=recipe, brotli=BROTLI_MODULE), "utf-8")
+    conf.write_text(nginx_conf(tmp, SERVER.format(port=port, recipe=recipe), f"load_module {BROTLI_MODULE};",
+                               "    sendfile on;\n    gzip on;\n"), "utf-8")
     check = subprocess.run([nginx, "-t", "-p", str(tmp), "-c", str(conf)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     return subprocess.Popen([nginx, "-p", str(tmp), "-c", str(conf)], stderr=subprocess.PIPE, text=True)
