@@ -123,7 +123,6 @@ class Positions:
         for document in corpus.terms:
             terms.extend(document)
         total = len(terms)
-        self.text = _as_text(terms)
         counts = Counter(terms)
         self.starts = array("q", accumulate((counts.get(term, 0) for term in range(len(corpus.vocabulary))),
                                             initial=0))
@@ -151,21 +150,6 @@ class Positions:
     def occurrences(self, term: int) -> int:
         """How many times ``term`` occurs in the corpus."""
         return self.starts[term + 1] - self.starts[term]
-
-
-def _as_text(terms: array):
-    """The corpus as one ``str`` whose character ``i`` is ``chr`` of token ``i``'s term number, so that
-    ``str.count`` counts a term's tokens in any stretch of the corpus in C; ``None`` when a term number is
-    beyond Unicode's range (``0x10FFFF``; then only positions are used).
-
-    >>> _as_text(array("i", [0, 2, 0]))
-    '\\x00\\x02\\x00'
-    """
-    if not terms:
-        return ""
-    if terms.itemsize != 4 or max(terms) > 0x10FFFF:
-        return None
-    return terms.tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
 
 
 def _runs(values, lengths) -> list:
@@ -196,30 +180,17 @@ class Postings:
     """One term's BM25 weights in one configuration.
 
     ``chunks`` and ``values``: the chunks holding the term and its weight in each (lists); ``highest``: its
-    largest weight; ``frequency``: how many chunks hold it; ``dense``: the weight of every chunk (0.0 where
-    it is absent) as a list, for a frequent term, or ``None``. What a search needs of a term is built
-    only when asked for: the lists from ``dense``, and the ``weights`` dict (``{chunk: weight}``) from the
-    lists.
+    largest weight; ``frequency``: how many chunks hold it; ``dense``: for a frequent term (held by at least
+    :data:`DENSE` of the chunks), the weight of every chunk (0.0 where it is absent) as an ``array`` of
+    doubles, else ``None``; the ``weights`` dict (``{chunk: weight}``) of a rarer term is built only when
+    asked for.
     """
 
-    __slots__ = ("_chunks", "_values", "_weights", "dense", "highest", "frequency")
+    __slots__ = ("chunks", "values", "_weights", "dense", "highest", "frequency")
 
-    def __init__(self, chunks, values, dense, highest: float, frequency: int):
-        self._chunks, self._values, self._weights = chunks, values, None
-        self.dense, self.highest, self.frequency = dense, highest, frequency
-
-    @property
-    def chunks(self) -> list:
-        if self._chunks is None:
-            self._chunks = list(compress(range(len(self.dense)), self.dense))
-            self._values = list(filter(None, self.dense))
-        return self._chunks
-
-    @property
-    def values(self) -> list:
-        if self._values is None:
-            self.chunks  # noqa: B018 (built with the chunks)
-        return self._values
+    def __init__(self, chunks, values, dense, highest: float):
+        self.chunks, self.values, self._weights = chunks, values, None
+        self.dense, self.highest, self.frequency = dense, highest, len(chunks)
 
     @property
     def weights(self) -> dict:
@@ -234,9 +205,10 @@ class Postings:
         return map(self.weights.get, chunks, repeat(0.0))
 
 
-DENSE = 0.4
-"""A term with at least this many occurrences per chunk of a configuration is counted in every chunk at once
-(``str.count`` over each chunk's stretch of :attr:`Positions.text`) instead of position by position."""
+DENSE = 0.125
+"""A term held by at least this share of a configuration's chunks keeps its weights in an ``array`` over every
+chunk (8 bytes a chunk, less than a dict's entry and its float for each chunk holding the term, and the faster
+lookup: contiguous, where a dict's entries and a list's floats are scattered)."""
 FRACTIONS = 16
 """Term frequencies up to this are weighted from a table per configuration (``tf / (tf + norm)`` of every
 chunk): a lookup instead of three operations per posting."""
@@ -272,19 +244,12 @@ class Bm25:
             self.second = _runs(values, chain.from_iterable(zip(map(int.__sub__, new, shared), shared)))
         elif table.overlap:
             self.last = _runs(range(self.count), final)
-        # Counting a term in every chunk needs the corpus as text, and a positive norm (0 / norm for the chunks
-        # without the term).
-        self.dense = positions.text is not None and self.count > 0 and min(self.norms) > 0
-        self.begins = self.ends = None
         self.cache = {}
 
     def postings(self, term: int) -> Postings:
         """The :class:`Postings` of ``term`` (cached): its BM25 weight in each chunk holding it."""
         found = self.cache.get(term)
         if found is not None:
-            return found
-        if self.dense and self.positions.occurrences(term) >= DENSE * self.count:
-            found = self.cache[term] = self._counted(term)
             return found
         held = self.positions.of(term)
         first = _gather(self.first, held)
@@ -297,20 +262,23 @@ class Bm25:
         else:
             counts = Counter(first)
         chunks = list(counts)
-        weight = idf(self.count, len(chunks))
+        weight = repeat(idf(self.count, len(chunks)))
         if len(chunks) == len(held) and self.second is None and self.last is None:  # each tf is 1
-            fraction = self._fractions(1)
-            values = [weight * fraction[chunk] for chunk in chunks]
+            values = list(map(mul, weight, map(self._fractions(1).__getitem__, chunks)))
         else:
             top = max(counts.values())
             if top <= FRACTIONS:
                 self._fractions(top)
-                fractions = self.fractions
-                values = [weight * fractions[frequency][chunk] for chunk, frequency in counts.items()]
+                values = list(map(mul, weight, map(getitem, map(self.fractions.__getitem__, counts.values()), chunks)))
             else:
                 norms = self.norms
-                values = [weight * (frequency / (frequency + norms[chunk])) for chunk, frequency in counts.items()]
-        found = self.cache[term] = Postings(chunks, values, None, max(values, default=0.0), len(chunks))
+                values = list(map(mul, weight, [frequency / (frequency + norms[chunk])
+                                                for chunk, frequency in counts.items()]))
+        dense = None
+        if len(chunks) >= DENSE * self.count:
+            dense = array("d", bytes(8 * self.count))
+            any(map(dense.__setitem__, chunks, values))  # a C loop: setitem returns None
+        found = self.cache[term] = Postings(chunks, values, dense, max(values, default=0.0))
         return found
 
     def _fractions(self, top: int) -> list:
@@ -319,18 +287,6 @@ class Bm25:
             frequency = len(self.fractions)
             self.fractions.append([frequency / (frequency + norm) for norm in self.norms])
         return self.fractions[top]
-
-    def _counted(self, term: int) -> Postings:
-        """A frequent term's postings, counted in every chunk's stretch of the corpus's text (C loops)."""
-        if self.begins is None:
-            table = self.table
-            self.begins = list(map(add, map(self.positions.offsets.__getitem__, table.documents), table.firsts))
-            self.ends = list(map(add, self.begins, table.lengths))
-        frequencies = list(map(self.positions.text.count, repeat(chr(term)), self.begins, self.ends))
-        holding = self.count - frequencies.count(0)
-        weight = idf(self.count, holding)
-        dense = [weight * (frequency / (frequency + norm)) for frequency, norm in zip(frequencies, self.norms)]
-        return Postings(None, None, dense, max(dense), holding)
 
     def plan(self, terms) -> list:
         """The query's terms in the order they are added: ``[(highest contribution, -term, repeats, postings)]``,
@@ -389,38 +345,42 @@ class Bm25:
                     break
         if step == len(plan):
             return self.ranked(found, depth)
-        # The other terms only add to the chunks seen (held as parallel lists), those that can still reach the
-        # depth-th score so far (floor) with the terms left. The chunks already at the floor (at least depth of
-        # them) are completed first: the depth-th of their final scores is a floor much closer to the final one.
-        # Then every chunk seen that can still reach that floor is completed, those that cannot being dropped
-        # before each term but the last (the completed best ones are among them, and come out with the same sums).
+        # The other terms only add to the chunks seen, those that can still reach the depth-th score so far
+        # (floor) with the terms left. The chunks already at the floor (at least depth of them) are completed
+        # first: the depth-th of their final scores is a floor much closer to the final one. Then every other
+        # chunk seen that can still reach that floor is completed (held as two parallel lists), those that
+        # cannot being dropped before each term but the last.
         rest, floor = plan[step:], _kth(above, depth)
-        cut = floor / (1 + SLACK) - left
-        found = {chunk: score for chunk, score in found.items() if score >= cut}
-        chunks, scores = list(found), list(found.values())
-        best = [score >= floor for score in scores]
-        top, finals = list(compress(chunks, best)), list(compress(scores, best))
+        top = [chunk for chunk, score in found.items() if score >= floor]
+        finals = [score for score in found.values() if score >= floor]
         for _, _, repeats, postings in rest:
             added = postings.lookup(top)
             finals = list(map(add, finals, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
-        floor = max(floor, _kth(finals, depth))
+        first, floor = floor, max(floor, _kth(finals, depth))
+        cut = floor / (1 + SLACK) - left
+        chunks = [chunk for chunk, score in found.items() if cut <= score < first]
+        scores = [score for score in found.values() if cut <= score < first]
         for number, (highest, _, repeats, postings) in enumerate(rest, 1):
             cut = floor / (1 + SLACK) - left
-            if cut > 0 and number < len(rest):
-                keep = list(map(ge, scores, repeat(cut)))
+            if 1 < number < len(rest) and cut > 0:
+                keep = [score >= cut for score in scores]
                 chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
             left -= highest
             added = postings.lookup(chunks)
             scores = list(map(add, scores, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
-        return self.ranked(dict(zip(chunks + top, scores + finals)), depth)
+        return self._top(chunks + top, scores + finals, depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
         """The top ``depth`` of ``{chunk: score}`` in trec_eval's order (ties: chunk id descending)."""
+        return self._top(list(scores), list(scores.values()), depth)
+
+    def _top(self, chunks: list, scores: list, depth: int) -> list:
+        """The top ``depth`` of distinct ``chunks`` scoring ``scores``, as :meth:`ranked` gives them."""
         if len(scores) > depth:
-            cut = _kth(scores.values(), depth)
-            scores = {chunk: score for chunk, score in scores.items() if score >= cut}
-        ids = self.table.chunk_ids
-        order = sorted(zip(scores.values(), map(ids.__getitem__, scores), scores), reverse=True)
+            cut = _kth(scores, depth)
+            keep = [score >= cut for score in scores]
+            chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
+        order = sorted(zip(scores, map(self.table.chunk_ids.__getitem__, chunks), chunks), reverse=True)
         return [(chunk, score) for score, _, chunk in order[:depth]]
 
     def forget(self, term: int) -> None:
