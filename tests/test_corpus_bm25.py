@@ -118,20 +118,24 @@ def test_ties_are_broken_by_chunk_id_descending_as_trec_eval_does():
 @pytest.mark.parametrize("chunk, overlap", [(16, 0), (24, 6), (10, 7)])
 def test_every_way_of_counting_a_term_gives_the_same_weights(prepared, chunk, overlap, monkeypatch):
     """A term counted in every chunk at once (str.count), or position by position, weighted from the table of
-    tf / (tf + norm) or by the formula: the same postings to the last bit, so the same runs."""
+    tf / (tf + norm) or by the formula, its weights kept in an array over every chunk or not: the same postings
+    to the last bit, so the same runs."""
     import raglab_core.corpus.bm25 as bm25
 
     table = chunk_table(prepared.corpus, chunk, overlap)
     queries = [terms for terms in prepared.terms.values() if terms]
     terms = sorted({term for query in queries for term in query})
     found = []
-    for dense, fractions in ((float("inf"), 16), (0.0, 16), (float("inf"), 0)):
+    never = float("inf")
+    for counted, dense, fractions in ((never, never, 16), (0.0, never, 16), (never, 0.0, 16), (never, never, 0)):
+        monkeypatch.setattr(bm25, "COUNTED", counted)
         monkeypatch.setattr(bm25, "DENSE", dense)
         monkeypatch.setattr(bm25, "FRACTIONS", fractions)
         index = Bm25(table, prepared.positions)
         postings = [index.postings(term) for term in terms]
-        assert all((p.dense is not None) == (dense == 0.0) for p in postings)
+        assert all((p.dense is not None) == (0.0 in (counted, dense)) for p in postings)
         found.append(([p.weights for p in postings], [p.highest for p in postings],
+                      [list(p.lookup(range(index.count))) for p in postings],
                       [index.search(query, 10) for query in queries]))
-    assert found[0] == found[1] == found[2]
+    assert found[0] == found[1] == found[2] == found[3]
     assert sum(map(len, found[0][0])) > 1000

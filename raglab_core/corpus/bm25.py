@@ -123,6 +123,7 @@ class Positions:
         for document in corpus.terms:
             terms.extend(document)
         total = len(terms)
+        self.text = _as_text(terms)
         counts = Counter(terms)
         self.starts = array("q", accumulate((counts.get(term, 0) for term in range(len(corpus.vocabulary))),
                                             initial=0))
@@ -150,6 +151,21 @@ class Positions:
     def occurrences(self, term: int) -> int:
         """How many times ``term`` occurs in the corpus."""
         return self.starts[term + 1] - self.starts[term]
+
+
+def _as_text(terms: array):
+    """The corpus as one ``str`` whose character ``i`` is ``chr`` of token ``i``'s term number, so that
+    ``str.count`` counts a term's tokens in any stretch of the corpus in C; ``None`` when a term number is
+    beyond Unicode's range (``0x10FFFF``; then only positions are used).
+
+    >>> _as_text(array("i", [0, 2, 0]))
+    '\\x00\\x02\\x00'
+    """
+    if not terms:
+        return ""
+    if terms.itemsize != 4 or max(terms) > 0x10FFFF:
+        return None
+    return terms.tobytes().decode(f"utf-32-{sys.byteorder[0]}e", "surrogatepass")
 
 
 def _runs(values, lengths) -> list:
@@ -209,6 +225,10 @@ DENSE = 0.125
 """A term held by at least this share of a configuration's chunks keeps its weights in an ``array`` over every
 chunk (8 bytes a chunk, less than a dict's entry and its float for each chunk holding the term, and the faster
 lookup: contiguous, where a dict's entries and a list's floats are scattered)."""
+COUNTED = 1.0
+"""A term with at least this many occurrences per chunk is counted in every chunk at once (``str.count`` over
+each chunk's stretch of :attr:`Positions.text`), which costs less than mapping each of its positions to its
+chunks."""
 FRACTIONS = 16
 """Term frequencies up to this are weighted from a table per configuration (``tf / (tf + norm)`` of every
 chunk): a lookup instead of three operations per posting."""
@@ -244,6 +264,8 @@ class Bm25:
             self.second = _runs(values, chain.from_iterable(zip(map(int.__sub__, new, shared), shared)))
         elif table.overlap:
             self.last = _runs(range(self.count), final)
+        self.counted = positions.text is not None
+        self.begins = self.ends = None
         self.cache = {}
 
     def postings(self, term: int) -> Postings:
@@ -251,14 +273,17 @@ class Bm25:
         found = self.cache.get(term)
         if found is not None:
             return found
+        if self.counted and self.positions.occurrences(term) >= COUNTED * self.count:
+            found = self.cache[term] = self._counted(term)
+            return found
         held = self.positions.of(term)
         first = _gather(self.first, held)
         if self.second is not None:
-            counts = Counter(chain(first, _gather(self.second, held)))
+            counts = Counter(first + _gather(self.second, held))
             counts.pop(self.count, None)
         elif self.last is not None:
             last = _gather(self.last, held)
-            counts = Counter(chain.from_iterable(map(range, first, map(add, last, repeat(1)))))
+            counts = Counter(tuple(chain.from_iterable(map(range, first, map(add, last, repeat(1))))))
         else:
             counts = Counter(first)
         chunks = list(counts)
@@ -280,6 +305,21 @@ class Bm25:
             any(map(dense.__setitem__, chunks, values))  # a C loop: setitem returns None
         found = self.cache[term] = Postings(chunks, values, dense, max(values, default=0.0))
         return found
+
+    def _counted(self, term: int) -> Postings:
+        """A very frequent term's postings, counted in every chunk's stretch of the corpus's text (C loops)."""
+        if self.begins is None:
+            table = self.table
+            self.begins = list(map(add, map(self.positions.offsets.__getitem__, table.documents), table.firsts))
+            self.ends = list(map(add, self.begins, table.lengths))
+        frequencies = list(map(self.positions.text.count, repeat(chr(term)), self.begins, self.ends))
+        chunks = list(compress(range(self.count), frequencies))
+        weight = repeat(idf(self.count, len(chunks)))
+        values = list(map(mul, weight, [frequency / (frequency + norm)
+                                        for frequency, norm in zip(frequencies, self.norms) if frequency]))
+        dense = array("d", bytes(8 * self.count))
+        any(map(dense.__setitem__, chunks, values))  # a C loop: setitem returns None
+        return Postings(chunks, values, dense, max(values))
 
     def _fractions(self, top: int) -> list:
         """``tf / (tf + norm)`` of every chunk, for each ``tf`` up to ``top`` (kept); the table for ``top``."""
