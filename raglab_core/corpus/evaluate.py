@@ -151,8 +151,9 @@ class Evaluation:
     warnings: list = field(default_factory=list)
 
 
-def max_passage(chunk_run: dict, document_of) -> dict:
+def max_passage(chunk_run: dict, document_of, ordered=None) -> dict:
     """The document run of a chunk run: each document scores as its best chunk (MaxP), in trec_eval's order.
+    ``ordered`` (``{qid: chunk ids in trec_eval's order}``), when given, saves sorting the chunks again.
 
     >>> max_passage({"q": {"a#0": 1.0, "b#0": 3.0, "a#1": 2.0}}, lambda chunk: chunk.split("#")[0])
     {'q': {'b': 3.0, 'a': 2.0}}
@@ -160,28 +161,35 @@ def max_passage(chunk_run: dict, document_of) -> dict:
     run = {}
     for qid, scores in chunk_run.items():
         best = {}
-        for chunk_id in trec_order(scores):
+        for chunk_id in trec_order(scores) if ordered is None else ordered[qid]:
             best.setdefault(document_of(chunk_id), scores[chunk_id])
         run[qid] = {doc_id: best[doc_id] for doc_id in trec_order(best)}
     return run
 
 
 def evaluate_runs(name, chunk_spans: dict, chunk_run: dict, evidence: dict, cuts=CUTS, qrels=None,
-                  measures=None, footprint=None, chunk=None, overlap=None, ceiling_index=None) -> Evaluation:
+                  measures=None, footprint=None, chunk=None, overlap=None, ceiling_index=None,
+                  document_of=None, ordered=None) -> Evaluation:
     """Measure a chunk run over chunks ``chunk_spans`` (``{chunk_id: (doc, start, end)}``, body characters).
 
     ``evidence``: ``{qid: [(doc, start, end), ...]}``; ``qrels`` (document level) and ``measures``
     (``eval`` names) add the document measures of the MaxP document run. ``ceiling_index`` (a
     :class:`~raglab_core.corpus.measures.ChunkSpans` of every chunk) is built from ``chunk_spans``
     when not given. Every query of ``chunk_run`` is measured; a query with spans that the run lacks
-    retrieved nothing.
+    retrieved nothing. ``document_of`` (a chunk id's document) and ``ordered`` (``{qid: chunk ids}``,
+    when ``chunk_run`` is already in trec_eval's order) spare :func:`evaluate_config` listing the
+    characters of chunks no measure reads, and sorting the runs again; ``chunk_spans`` then need only
+    the chunks retrieved for queries with evidence.
     """
     cuts = sorted(set(cuts))
     if ceiling_index is None:
         ceiling_index = ChunkSpans(chunk_spans.values())
     if footprint is None:
         footprint = Footprint(len(chunk_spans), None, None)
-    ordered = {qid: trec_order(scores) for qid, scores in chunk_run.items()}
+    if ordered is None:
+        ordered = {qid: trec_order(scores) for qid, scores in chunk_run.items()}
+    if document_of is None:
+        document_of = lambda chunk_id: chunk_spans[chunk_id][0]  # noqa: E731
     per_query = {}
     names = measure_names(cuts) if evidence else []
     for qid, spans in evidence.items():
@@ -189,7 +197,7 @@ def evaluate_runs(name, chunk_spans: dict, chunk_run: dict, evidence: dict, cuts
         per_query[qid] = query_measures(spans, ranked, cuts, ceiling_index)
     mean = {measure: math.fsum(values[measure] for values in per_query.values()) / len(per_query)
             for measure in names} if per_query else {}
-    document_run = max_passage(chunk_run, lambda chunk_id: chunk_spans[chunk_id][0])
+    document_run = max_passage(chunk_run, document_of, ordered)
     documents = None
     if qrels is not None:
         parsed = parse_measures(DEFAULT_MEASURES if measures is None else measures)
@@ -217,19 +225,21 @@ def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1
     index = Bm25(table, prepared.positions, k1, b)
     ids = table.chunk_ids
     uses = Counter(term for terms in prepared.terms.values() for term in set(terms))
-    chunk_run, retrieved = {}, set()
+    chunk_run, retrieved, measured = {}, set(), set()
     for done, (qid, terms) in enumerate(prepared.terms.items(), 1):
-        ranked = index.search(terms, depth)
+        ranked = index.search(terms, depth)  # in trec_eval's order
         chunk_run[qid] = {ids[number]: score for number, score in ranked}
         retrieved.update(map(itemgetter(0), ranked))
+        if qid in prepared.evidence:
+            measured.update(map(itemgetter(0), ranked))
         for term in set(terms):  # a term's postings are kept until the last query that needs them
             uses[term] -= 1
             if not uses[term]:
                 index.forget(term)
         if progress is not None:
             progress(done, len(prepared.terms))
-    # The characters of the chunks the measures read: those retrieved, and every chunk of a document
-    # holding evidence (for the ceiling).
+    # The characters of the chunks the measures read: those retrieved for a query with evidence, and every
+    # chunk of a document holding evidence (for the ceiling).
     doc_ids = prepared.corpus.ids
     numbers = {doc_id: number for number, doc_id in enumerate(doc_ids)}
     evidence_chunks = set()
@@ -238,10 +248,12 @@ def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1
             number = numbers[doc_id]
             evidence_chunks.update(range(table.by_document[number], table.by_document[number + 1]))
     chunk_spans = {ids[number]: (doc_ids[table.documents[number]], *table.characters(number))
-                   for number in retrieved | evidence_chunks}
+                   for number in measured | evidence_chunks}
     ceiling_index = ChunkSpans(chunk_spans[ids[number]] for number in evidence_chunks)
+    documents = {ids[number]: doc_ids[table.documents[number]] for number in retrieved}
     return evaluate_runs(table.name, chunk_spans, chunk_run, prepared.evidence, cuts, qrels, measures,
-                         table.footprint(), chunk, overlap, ceiling_index)
+                         table.footprint(), chunk, overlap, ceiling_index, documents.__getitem__,
+                         {qid: list(scores) for qid, scores in chunk_run.items()})
 
 
 def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, cuts=CUTS, qrels=None,
