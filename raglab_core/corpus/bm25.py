@@ -86,6 +86,11 @@ SLACK = 1e-9
 weights in another order differ by far less."""
 
 
+TOP = 2
+"""How many times ``depth`` of the best chunks seen are completed first, when the search stops adding every
+chunk of a term: the ``depth``-th of their final scores is the floor the other chunks must reach."""
+
+
 def idf(documents: int, frequency: int) -> float:
     """Lucene's idf: ``ln(1 + (N − df + 0.5) / (df + 0.5))``.
 
@@ -390,13 +395,13 @@ class Bm25:
         # first: the depth-th of their final scores is a floor much closer to the final one. Then every other
         # chunk seen that can still reach that floor is completed (held as two parallel lists), those that
         # cannot being dropped before each term but the last.
-        rest, floor = plan[step:], _kth(above, depth)
-        top = [chunk for chunk, score in found.items() if score >= floor]
-        finals = [score for score in found.values() if score >= floor]
+        rest, floor, first = plan[step:], _kth(above, depth), _kth(above, TOP * depth)
+        top = [chunk for chunk, score in found.items() if score >= first]
+        finals = [score for score in found.values() if score >= first]
         for _, _, repeats, postings in rest:
             added = postings.lookup(top)
             finals = list(map(add, finals, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
-        first, floor = floor, max(floor, _kth(finals, depth))
+        floor = max(floor, _kth(finals, depth))
         cut = floor / (1 + SLACK) - left
         chunks = [chunk for chunk, score in found.items() if cut <= score < first]
         scores = [score for score in found.values() if cut <= score < first]
