@@ -376,9 +376,11 @@ class Bm25:
             chunks = postings.chunks
             added = postings.values if repeats == 1.0 else list(map(mul, postings.values, repeat(repeats)))
             if found:
-                found.update(zip(chunks, map(add, map(found.get, chunks, repeat(0.0)), added)))
+                for chunk, weight in zip(chunks, added):  # a loop beats map(found.get, ...) in Python 3.11
+                    found[chunk] = get(chunk, 0.0) + weight
             else:
                 found = dict(zip(chunks, added))
+                get = found.get
             total += sum(added)
             # The terms left cannot lift a chunk not seen yet into the top once depth chunks score above their
             # highest weights' sum (bound). The depth-th score is at most the mean of the top depth, so at most
