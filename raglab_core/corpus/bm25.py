@@ -219,11 +219,19 @@ class Postings:
             self._weights = dict(zip(self.chunks, self.values))
         return self._weights
 
-    def lookup(self, chunks):
-        """The weights of ``chunks`` (0.0 for a chunk not holding the term), as an iterator (C loops)."""
+    def added(self, scores: list, chunks, repeats: float = 1.0) -> list:
+        """``scores`` plus the term's weight, times ``repeats``, in each of ``chunks`` (0.0 where it is absent):
+        ``score + weight * repeats``, as :meth:`Bm25.scores` adds it. (Comprehensions: in Python 3.11 they beat
+        ``map`` over two iterables.)"""
         if self.dense is not None:
-            return map(self.dense.__getitem__, chunks)
-        return map(self.weights.get, chunks, repeat(0.0))
+            weights = self.dense
+            if repeats == 1.0:
+                return [score + weights[chunk] for score, chunk in zip(scores, chunks)]
+            return [score + weights[chunk] * repeats for score, chunk in zip(scores, chunks)]
+        weight = self.weights.get
+        if repeats == 1.0:
+            return [score + weight(chunk, 0.0) for score, chunk in zip(scores, chunks)]
+        return [score + weight(chunk, 0.0) * repeats for score, chunk in zip(scores, chunks)]
 
 
 DENSE = 0.125
@@ -401,8 +409,7 @@ class Bm25:
         top = [chunk for chunk, score in found.items() if score >= first]
         finals = [score for score in found.values() if score >= first]
         for _, _, repeats, postings in rest:
-            added = postings.lookup(top)
-            finals = list(map(add, finals, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
+            finals = postings.added(finals, top, repeats)
         floor = max(floor, _kth(finals, depth))
         cut = floor / (1 + SLACK) - left
         chunks = [chunk for chunk, score in found.items() if cut <= score < first]
@@ -413,8 +420,7 @@ class Bm25:
                 keep = [score >= cut for score in scores]
                 chunks, scores = list(compress(chunks, keep)), list(compress(scores, keep))
             left -= highest
-            added = postings.lookup(chunks)
-            scores = list(map(add, scores, added if repeats == 1.0 else map(mul, added, repeat(repeats))))
+            scores = postings.added(scores, chunks, repeats)
         return self._top(chunks + top, scores + finals, depth)
 
     def ranked(self, scores: dict, depth: int) -> list:
