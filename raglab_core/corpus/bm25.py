@@ -300,22 +300,24 @@ class Bm25:
         else:
             counts = Counter(first)
         chunks = list(counts)
-        weight = repeat(idf(self.count, len(chunks)))
+        weight = idf(self.count, len(chunks))
         if len(chunks) == len(held) and self.second is None and self.last is None:  # each tf is 1
-            values = list(map(mul, weight, map(self._fractions(1).__getitem__, chunks)))
+            fraction = self._fractions(1)
+            values = [weight * fraction[chunk] for chunk in chunks]
         else:
             top = max(counts.values())
             if top <= FRACTIONS:
                 self._fractions(top)
-                values = list(map(mul, weight, map(getitem, map(self.fractions.__getitem__, counts.values()), chunks)))
+                fractions = self.fractions
+                values = [weight * fractions[frequency][chunk] for chunk, frequency in counts.items()]
             else:
                 norms = self.norms
-                values = list(map(mul, weight, [frequency / (frequency + norms[chunk])
-                                                for chunk, frequency in counts.items()]))
+                values = [weight * (frequency / (frequency + norms[chunk])) for chunk, frequency in counts.items()]
         dense = None
         if len(chunks) >= DENSE * self.count:
             dense = array("d", bytes(8 * self.count))
-            any(map(dense.__setitem__, chunks, values))  # a C loop: setitem returns None
+            for chunk, value in zip(chunks, values):
+                dense[chunk] = value
         found = self.cache[term] = Postings(chunks, values, dense, max(values, default=0.0))
         return found
 
