@@ -329,11 +329,12 @@ class Bm25:
             self.ends = list(map(add, self.begins, table.lengths))
         frequencies = list(map(self.positions.text.count, repeat(chr(term)), self.begins, self.ends))
         chunks = list(compress(range(self.count), frequencies))
-        weight = repeat(idf(self.count, len(chunks)))
-        values = list(map(mul, weight, [frequency / (frequency + norm)
-                                        for frequency, norm in zip(frequencies, self.norms) if frequency]))
+        weight = idf(self.count, len(chunks))
+        values = [weight * (frequency / (frequency + norm)) for frequency, norm in zip(frequencies, self.norms)
+                  if frequency]
         dense = array("d", bytes(8 * self.count))
-        any(map(dense.__setitem__, chunks, values))  # a C loop: setitem returns None
+        for chunk, value in zip(chunks, values):
+            dense[chunk] = value
         return Postings(chunks, values, dense, max(values))
 
     def _fractions(self, top: int) -> list:
