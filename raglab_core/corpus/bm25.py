@@ -410,8 +410,8 @@ class Bm25:
         # chunk seen that can still reach that floor is completed (held as two parallel lists), those that
         # cannot being dropped before each term but the last.
         rest, floor, first = plan[step:], _kth(above, depth), _kth(above, TOP * depth)
-        top = [chunk for chunk, score in found.items() if score >= first]
-        finals = [score for score in found.values() if score >= first]
+        top = sorted(chunk for chunk, score in found.items() if score >= first)
+        finals = [found[chunk] for chunk in top]
         for _, _, repeats, postings in rest:
             finals = postings.added(finals, top, repeats)
         floor = max(floor, _kth(finals, depth))
