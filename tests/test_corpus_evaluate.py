@@ -94,3 +94,32 @@ def test_a_run_over_unknown_chunks_is_an_error_naming_both_files(case):
                                          "chunks must use their chunk_id")
     assert str(caught.value) == ("«dense.run»: el chunk «c9» (consulta «q1») no está en «mine.jsonl»; un run sobre "
                                  "tus chunks debe usar su chunk_id")
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_during_a_configuration_and_left_as_it_was(case, enabled, monkeypatch):
+    """evaluate_config pauses the garbage collector while it works (a collection would only walk the index's
+    big tuples) and leaves it as it found it, also when the work fails."""
+    import gc
+
+    import raglab_core.corpus.evaluate as evaluate
+
+    prepared, _ = case
+    seen = []
+    real = evaluate.chunk_table
+
+    def table(*args):
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(evaluate, "chunk_table", table)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        evaluate_config(prepared, 24, 8, cuts=[1])
+        assert seen == [False] and gc.isenabled() == enabled
+        monkeypatch.setattr(evaluate, "Bm25", None)  # the work fails: not callable
+        with pytest.raises(TypeError):
+            evaluate_config(prepared, 24, 8, cuts=[1])
+        assert gc.isenabled() == enabled
+    finally:
+        gc.enable()

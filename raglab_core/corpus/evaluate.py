@@ -45,6 +45,7 @@ References
    Modeling", SIGIR 2019 (MaxP: a document scores as its best passage).
 """
 
+import gc
 import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -217,10 +218,22 @@ def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1
                     depth: int = DEPTH, cuts=CUTS, qrels=None, measures=None, progress=None) -> Evaluation:
     """Chunk, index, retrieve and measure one configuration ``chunk:overlap`` (see the module's docstring).
 
-    ``progress(done, total)``, when given, is called after each query.
+    ``progress(done, total)``, when given, is called after each query. The garbage collector is paused
+    meanwhile: this work makes no reference cycles, and a collection would only walk the index's tuples
+    of a position each (about 4 % of the time at SciFact's size).
     """
     if depth < 1:
         raise LabError("below_minimum", field="depth", name="depth", minimum=1)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _evaluate_config(prepared, chunk, overlap, k1, b, depth, cuts, qrels, measures, progress)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _evaluate_config(prepared, chunk, overlap, k1, b, depth, cuts, qrels, measures, progress) -> Evaluation:
     table = chunk_table(prepared.corpus, chunk, overlap)
     index = Bm25(table, prepared.positions, k1, b)
     ids = table.chunk_ids
