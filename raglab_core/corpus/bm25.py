@@ -409,7 +409,8 @@ class Bm25:
         # first: the depth-th of their final scores is a floor much closer to the final one. Then every other
         # chunk seen that can still reach that floor is completed (held as two parallel lists), those that
         # cannot being dropped before each term but the last.
-        rest, floor, first = plan[step:], _kth(above, depth), _kth(above, TOP * depth)
+        above.sort(reverse=True)
+        rest, floor, first = plan[step:], above[depth - 1], above[min(TOP * depth, len(above)) - 1]
         top = sorted(chunk for chunk, score in found.items() if score >= first)
         finals = [found[chunk] for chunk in top]
         for _, _, repeats, postings in rest:
