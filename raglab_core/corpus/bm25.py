@@ -270,17 +270,18 @@ class Bm25:
         same.append(False)
         new = list(map(sub, lasts, chain((0,), map(mul, lasts, same))))
         final = list(map(sub, map(getitem, zip(lasts, islice(chain(firsts, (0,)), 1, None)), same), firsts))
-        self.first = _runs(range(self.count), new)
         self.spread = max((-(-table.chunk // (table.chunk - table.overlap))), 1)  # chunks a token can be in
-        self.last = self.second = None
-        if table.overlap and self.spread <= 2:
-            # A token is in its first chunk and, in the stretch the next chunk overlaps, in that one too:
-            # second[position] is that next chunk, or ``count`` (no chunk) before the stretch.
+        self.last, self.shared = None, bool(table.overlap) and self.spread <= 2
+        if self.shared:
+            # A token is in its first chunk c and, in the stretch the next chunk overlaps, in c + 1 too: first[]
+            # holds c before that stretch and -(c + 1) within it (one map for both chunks).
             shared = list(map(int.__sub__, lengths, final))
-            values = chain.from_iterable(zip(repeat(self.count), range(1, self.count + 1)))
-            self.second = _runs(values, chain.from_iterable(zip(map(int.__sub__, new, shared), shared)))
-        elif table.overlap:
-            self.last = _runs(range(self.count), final)
+            values = chain.from_iterable(zip(range(self.count), range(-1, -self.count - 1, -1)))
+            self.first = _runs(values, chain.from_iterable(zip(map(int.__sub__, new, shared), shared)))
+        else:
+            self.first = _runs(range(self.count), new)
+            if table.overlap:
+                self.last = _runs(range(self.count), final)
         # Counting a term in every chunk needs the corpus as text; from how many occurrences it pays (COUNTED).
         self.counted = None
         if positions.text is not None and self.count:
@@ -298,9 +299,12 @@ class Bm25:
             return found
         held = self.positions.of(term)
         first = _gather(self.first, held)
-        if self.second is not None:
-            counts = Counter(first + _gather(self.second, held))
-            counts.pop(self.count, None)
+        if self.shared:
+            counts = Counter(first)
+            for both in [key for key in counts if key < 0]:  # -(c + 1): in chunks c and c + 1
+                times = counts.pop(both)
+                counts[-both - 1] += times
+                counts[-both] += times
         elif self.last is not None:
             last = _gather(self.last, held)
             counts = Counter(tuple(chain.from_iterable(map(range, first, map(add, last, repeat(1))))))
@@ -308,7 +312,7 @@ class Bm25:
             counts = Counter(first)
         chunks = list(counts)
         weight = idf(self.count, len(chunks))
-        if len(chunks) == len(held) and self.second is None and self.last is None:  # each tf is 1
+        if len(chunks) == len(held) and not self.shared and self.last is None:  # each tf is 1
             fraction = self._fractions(1)
             values = [weight * fraction[chunk] for chunk in chunks]
         else:
