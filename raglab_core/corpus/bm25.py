@@ -28,9 +28,9 @@ How it runs in pure Python:
 * **Once per configuration and query term** (:meth:`Bm25.postings`, cached,
   dropped after the last query that needs it): no full index is built, and
   terms no query uses cost nothing. A term's positions are mapped to the
-  chunks holding them (tuples of the configuration, read with
-  :func:`operator.itemgetter`: each position's first chunk and, with overlap,
-  its next one), counted into ``tf`` and weighted from a table of
+  chunks holding them (a tuple of the configuration, read with
+  :func:`operator.itemgetter`: each position's chunk, or, where the next
+  chunk overlaps it, a mark for both), counted into ``tf`` and weighted from a table of
   ``tf / (tf + norm)`` per chunk. A very frequent term (at least
   :data:`COUNTED` occurrences per chunk) is instead counted in every chunk at
   once, ``str.count`` over each chunk's stretch of that text. Both give the
