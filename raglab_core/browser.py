@@ -53,7 +53,7 @@ COMMAND_LINE_ONLY = frozenset({
 # snapshot, which restores with no standard library archive (tests/test_layout.py checks this list
 # against what exercise_corpus imports, and add_on_first_use's own).
 ON_FIRST_USE = "raglab_core.corpus"
-ON_FIRST_USE_NEEDS = ("array", "csv", "encodings.utf_32_le", "hashlib", "heapq", "io", "site", "zipfile")
+ON_FIRST_USE_NEEDS = ("array", "csv", "encodings.utf_32_le", "gc", "hashlib", "heapq", "io", "site", "zipfile")
 
 
 def add_on_first_use(wheel, expected_sha256: str, site_packages: str | None = None) -> int:
