@@ -241,11 +241,11 @@ DENSE = 0.125
 chunk (8 bytes a chunk, less than a dict's entry and its float for each chunk holding the term, and the faster
 lookup: contiguous, where a dict's entries and a list's floats are scattered)."""
 COUNTED = 2.0
-"""A term with at least this many occurrences per chunk (half as many with overlap, where each position is
-mapped twice) is counted in every chunk at once (``str.count`` over each chunk's stretch of
+"""A term with at least this many occurrences per chunk (half as many with overlap, where mapping a position
+costs more) is counted in every chunk at once (``str.count`` over each chunk's stretch of
 :attr:`Positions.text`), which then costs less than mapping each of its positions to its chunks (measured
-term by term at SciFact's size: the two cost the same at about 2 occurrences per chunk without overlap, and
-at 0.6–1.1 with it)."""
+term by term at SciFact's size: the two cost the same at about 2–3.5 occurrences per chunk without
+overlap, and 0.8–1.8 with it)."""
 FRACTIONS = 16
 """Term frequencies up to this are weighted from a table per configuration (``tf / (tf + norm)`` of every
 chunk): a lookup instead of three operations per posting."""
