@@ -75,7 +75,7 @@ import sys
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, eq, ge, getitem, itemgetter, mul, sub
+from operator import add, eq, getitem, itemgetter, mul, sub
 
 K1 = 0.9
 B = 0.4
