@@ -22,7 +22,7 @@ from raglab_core.corpus.chroma import read_questions  # noqa: E402
 from raglab_core.corpus.chunks import chunk_table  # noqa: E402
 from raglab_core.corpus.evaluate import evaluate_config, prepare  # noqa: E402
 from raglab_core.corpus.files import read_folder, read_text  # noqa: E402
-from tests.test_corpus_measures import chroma_scores  # noqa: E402
+from tests.core.corpus.test_corpus_measures import chroma_scores  # noqa: E402
 
 CUTS = (1, 3, 5)
 

@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 
 from raglab_site.devserver import make_plain_server, make_server  # noqa: E402
 from raglab_site.runtime import PYODIDE_DIR, WASM  # noqa: E402
-from tests.chromium import CHROMIUM_ARGS, find_chromium, find_test_chromium  # noqa: E402, F401
+from tests.support.chromium import CHROMIUM_ARGS, find_chromium, find_test_chromium  # noqa: E402, F401
 
 __all__ = ["ROOT", "CHROMIUM_ARGS", "find_chromium", "find_test_chromium", "lab_config", "HOSTS", "serve",
            "FOUR_G", "SLOW_NETWORK", "PhoneCpu", "DEVTOOLS_CPU_RATE"]

@@ -7,7 +7,7 @@ import pytest
 
 from raglab_site.devserver import serving
 
-from ..chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
+from ..support.chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
 
 OUTPUT_NAMES = [
     "precision", "recall", "mrr", "ndcg", "relevant_in_k",

@@ -12,7 +12,7 @@ from raglab_core.runs.panel import evaluate_files
 from raglab_core.runs.measures import DEFAULT_MEASURES
 
 from ..conftest import ROOT
-from ..trec_data import big_collection, qrels_lines, run_lines, write_lines
+from ..support.trec_data import big_collection, qrels_lines, run_lines, write_lines
 from .test_lab import Lab
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"

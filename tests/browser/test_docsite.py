@@ -36,7 +36,7 @@ from raglab_site.assets import read_static
 from raglab_site.export import export_files
 
 from ..conftest import ROOT, load_scenario
-from ..servers import HOW_TO_GET_NGINX, find_nginx, nginx_conf
+from ..support.servers import HOW_TO_GET_NGINX, find_nginx, nginx_conf
 from .test_hosts import free_port, wait_for_port
 from .test_offline import WAIT_FOR_CONTROL
 

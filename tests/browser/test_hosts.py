@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 
 from raglab_site.devserver import serving
 
-from ..chromium import CHROMIUM_ARGS, find_test_chromium
+from ..support.chromium import CHROMIUM_ARGS, find_test_chromium
 from ..conftest import ROOT
-from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx, nginx_conf
+from ..support.servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx, nginx_conf
 from .test_faults import SNAPSHOT
 from .test_lab import Lab
 from .test_offline import WAIT_FOR_CONTROL
