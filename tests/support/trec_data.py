@@ -1,4 +1,5 @@
-"""Random TREC collections for the evaluation tests and the benchmark (not a test module).
+"""Random TREC collections for the evaluation tests and the benchmarks (not a test module), and
+runs near a run file (:func:`shaken`).
 
 A collection is plain data: ``qrels`` ``{qid: {docid: rel}}`` and runs
 ``{qid: {docid: score}}``. The generator deliberately produces what breaks
@@ -80,3 +81,15 @@ def nudged_run(qrels, run, share, seed):
             scores[rng.choice(relevant)] += 1.0
         nudged[qid] = scores
     return nudged
+
+
+def shaken(source, target, seed):
+    """``source`` with every score moved by a random amount below 0.3: another run, close to it."""
+    draw = random.Random(seed)
+    lines = []
+    for line in source.read_text().splitlines():
+        fields = line.split()
+        fields[4] = repr(float(fields[4]) + draw.random() * 0.3)
+        lines.append(" ".join(fields))
+    target.write_text("\n".join(lines) + "\n")
+    return target
