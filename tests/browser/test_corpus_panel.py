@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from raglab_core.corpus.panel import DEFAULT_SWEEP
 
 from ..conftest import ROOT
-from .test_lab import Lab
+from ..support.lab_page import Lab
 
 SAMPLE = ROOT / "site_src" / "data" / "corpus"
 SWEEP = "128:0 256:32 512:64"

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from ..conftest import load_scenario
 from ..core.lab.test_hostile import BROWSER_CASES, CHUNKING, RANKING, VALID
-from .test_lab import Lab
+from ..support.lab_page import Lab
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from raglab_core import compute
 
 from ..conftest import load_scenario
-from .test_lab import DOM_STATE, expected_dom
+from ..support.lab_page import DOM_STATE, expected_dom
 
 PYTHON = ["**/pyodide/**", "**/assets/snapshot.*.bin", "**/*.whl", "**/assets/brotli-*/**"]
 TABLE = "**/assets/views.*.bin"

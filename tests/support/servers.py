@@ -1,9 +1,11 @@
 """Real static servers for the publishing tests: find them, or say how to get them.
 
-tests/system.py checks for them with the other programs the tests need.
+tests/support/system.py checks for them with the other programs the tests need.
 """
 
 import shutil
+import socket
+import time
 from pathlib import Path
 
 BROTLI_MODULE = Path("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so")
@@ -53,3 +55,21 @@ http {{
 {servers}
 }}
 """
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(process, port):
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server did not start: {process.stderr.read()}") from None
+            time.sleep(0.05)
