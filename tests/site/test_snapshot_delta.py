@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from raglab_site import runtime, wasm
 from raglab_site import snapshot as snapshots
+from tests.support.snapshot_pages import pages_put_back
 
 # Instantiate pyodide.asm.wasm with inert imports and print the hex SHA-256 and length of its memory
 # up to `length` bytes, and whether the rest of the memory is zero.
@@ -69,7 +70,7 @@ def test_the_pages_of_zeros_left_out_are_put_back_and_are_most_of_the_heap():
     snapshot = gzip.decompress(snapshots.make_snapshot(runtime.build_wheel()[1]))  # cached by `make`
     delta = snapshots.snapshot_delta(snapshot, wasm.initial_memory(module))
     packed, layout = snapshots.zero_pages_left_out(delta)
-    assert snapshots.pages_put_back(packed, layout, len(delta)) == delta
+    assert pages_put_back(packed, layout, len(delta)) == delta
     head = int.from_bytes(snapshot[4:8], "little")
     assert layout["head"] == head and layout["page"] == 65536 and packed[:head] == delta[:head]
     kept = sum(count for _, count in layout["runs"])
@@ -86,7 +87,7 @@ def test_zero_pages_left_out_and_put_back_are_inverses(head, pieces):
                      for piece in pieces) + (b"z" * (len(pieces) % 3))
     snapshot = head + image
     packed, layout = snapshots.zero_pages_left_out(snapshot)
-    assert snapshots.pages_put_back(packed, layout, len(snapshot)) == snapshot
+    assert pages_put_back(packed, layout, len(snapshot)) == snapshot
     assert all(count > 0 for _, count in layout["runs"])
     assert all(a + n < b for (a, n), (b, _) in zip(layout["runs"], layout["runs"][1:]))  # runs are maximal
 
