@@ -135,9 +135,3 @@ def test_the_query_detail_still_shows_ten_documents_per_run():
     detail = session.query_detail("q01")
     assert [len(column["documents"]) for column in detail["runs"]] == [10, 10]
 
-
-def test_evaluations_keep_the_depth_the_overlap_reads():
-    from raglab_core.runs.evaluation import KEPT
-    from raglab_core.runs.overlap import RBO_DEPTH
-
-    assert KEPT == RBO_DEPTH
