@@ -61,9 +61,14 @@ def test_library_errors_carry_a_code_and_render_in_both_languages(call, code, en
 
 
 def test_every_message_has_both_languages_and_english_is_english():
-    for code, (english, spanish) in MESSAGES.items():
-        assert english and spanish, code
-        assert not SPANISH & set(english), code
+    for code, templates in MESSAGES.items():
+        # An (English, Spanish) pair, or a (singular, plural) pair of such pairs: every form is checked.
+        forms = templates if isinstance(templates[0], tuple) else (templates,)
+        assert len(forms) in (1, 2), code
+        for english, spanish in forms:
+            assert isinstance(english, str) and isinstance(spanish, str), code
+            assert english and spanish, code
+            assert not SPANISH & set(english), code
 
 
 def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tmp_path, capsys):
