@@ -22,7 +22,7 @@ def hostile_lab(shared_context, base_url):
     page.close()
 
 
-# The whole matrix of 42 hostile values runs in CPython (tests/test_hostile.py); these cases, one of each
+# The whole matrix of 42 hostile values runs in CPython (tests/core/lab/test_hostile.py); these cases, one of each
 # kind, show that the page passes the text to Python as typed and writes what it says.
 @pytest.mark.parametrize("field, value", BROWSER_CASES, ids=[f"{f}={v!r}" for f, v in BROWSER_CASES])
 def test_hostile_input_gets_a_message_and_breaks_nothing(hostile_lab, field, value):

@@ -6,7 +6,7 @@ the browser without its UI layer, and what Playwright itself runs for headless C
 page costs less CPU in it (bench/headless_shell.py; figures in docs/performance.md). The
 benchmarks measure what a reader runs, the full browser: `find_chromium()`.
 
-tests/system.py checks for the tests' one with the other programs the tests need.
+tests/support/system.py checks for the tests' one with the other programs the tests need.
 """
 
 import os

@@ -1,7 +1,7 @@
 """Find Firefox for the second-engine test: $RAGLAB_FIREFOX, or Debian's firefox-esr.
 
 puppeteer-core (pinned in package.json) drives it over WebDriver BiDi; it needs the real binary,
-not the /usr/bin wrapper script. tests/system.py checks for it with the other programs the tests need.
+not the /usr/bin wrapper script. tests/support/system.py checks for it with the other programs the tests need.
 """
 
 import os

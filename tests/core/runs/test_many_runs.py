@@ -110,7 +110,7 @@ def test_more_than_twelve_runs_is_a_usage_error(capsys):
 
 def test_each_pair_says_how_different_its_rankings_are(capsys):
     """Jaccard@10 and RBO_ext from the rankings the evaluator kept equal those of the whole runs
-    (tests/test_overlap.py checks both against the rbo package and the paper's equation)."""
+    (tests/core/runs/test_overlap.py checks both against the rbo package and the paper's equation)."""
     from raglab_core.runs.overlap import mean_overlap
     from raglab_core.runs.trec import parse_run
 
