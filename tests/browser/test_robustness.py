@@ -8,7 +8,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from ..conftest import load_scenario
-from ..core.lab.test_hostile import BROWSER_CASES, CHUNKING, RANKING, VALID
+from ..support.hostile import BROWSER_CASES, CHUNKING, RANKING, VALID
 from ..support.lab_page import Lab
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]

@@ -5,19 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from raglab_core import LabError, chunking
-
-
-def brute_force_windows(tokens: int, chunk_size: int, overlap: int) -> list[tuple[int, int]]:
-    """Slide a window token by token: starts every stride, clipped at the end, none inside the previous."""
-    stride = chunk_size - overlap
-    windows, start = [], 0
-    while start < tokens:
-        end = min(start + chunk_size, tokens)
-        windows.append((start, end))
-        if end == tokens:
-            break
-        start += stride
-    return windows
+from tests.support.references import brute_force_windows
 
 
 def test_hand_computed_footprint():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from raglab_core import LabError, evidence
 
-from .test_chunking import brute_force_windows
+from tests.support.references import brute_force_windows
 
 
 def brute_force(tokens, chunk, overlap, length):

@@ -2,8 +2,8 @@
 
 This matrix used to go, value by value, through the page (tests/browser/test_robustness.py). What
 it checks is compute()'s: the page shows compute(state) exactly, which the browser tests prove on
-a representative case of each kind (BROWSER_CASES below: empty, HTML, a newline the input drops,
-non-ASCII digits, beyond a double, a conflict between fields, a valid edge value).
+a representative case of each kind (BROWSER_CASES, in tests/support/hostile.py: empty, HTML, a newline
+the input drops, non-ASCII digits, beyond a double, a conflict between fields, a valid edge value).
 """
 
 import json
@@ -13,9 +13,8 @@ import pytest
 from raglab_core import compute
 
 from tests.conftest import load_scenario
+from tests.support.hostile import BROWSER_CASES, CHUNKING, RANKING, VALID
 
-CHUNKING = ("docs", "tokens_doc", "chunk", "solape")
-RANKING = ("k", "umbral", "rerank", "total")
 # Words that must never reach the page (case as the page would show them).
 FORBIDDEN = ("NaN", "Infinity", "undefined", "None", "null")
 
@@ -31,13 +30,6 @@ HOSTILE = [
     ("total", "4"), ("total", "0"),                                            # total < relevant found
     ("docs", "0"), ("tokens_doc", "0"), ("solape", "0"), ("docs", " 7 "),      # valid edge values
     ("docs", "<img src=x onerror=alert(1)>"), ("total", "９"), ("tokens_doc", "1 000"), ("chunk", "+512"),
-]
-VALID = {"total": "9", "docs": "1000", "tokens_doc": "700", "chunk": "256", "solape": "32"}
-# The cases that also go through the page (tests/browser/test_robustness.py).
-BROWSER_CASES = [
-    ("total", ""), ("tokens_doc", "abc\n12"), ("chunk", "<script>alert(1)</script>"),
-    ("docs", "<img src=x onerror=alert(1)>"), ("total", "９"), ("chunk", "1e309"), ("solape", "512"),
-    ("total", "4"), ("docs", " 7 "),
 ]
 IDS = [f"{field}={value!r}" for field, value in HOSTILE]
 
