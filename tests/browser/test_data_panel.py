@@ -305,7 +305,7 @@ def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refus
     expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(40)
     page.evaluate("""() => { window.__evaluations = 0; const send = Worker.prototype.postMessage;
       Worker.prototype.postMessage = function (message, ...rest) {
-        if (message && message.type === 'evaluate') window.__evaluations += 1;
+        if (message && message.type === 'data-evaluate') window.__evaluations += 1;
         return send.call(this, message, ...rest); }; }""")
     # «Evaluar» pressed while the sample files load starts nothing: the sample's evaluation is the only one.
     page.evaluate("""() => { const get = window.fetch;
@@ -335,9 +335,9 @@ def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):
     page.evaluate("""() => { const config = JSON.parse(document.getElementById('lab-config').textContent);
       window.raglabBoot.spawn = () => {  // a worker told to load Python from where it is not
         const worker = new Worker(config.worker, { type: 'module' });
-        worker.postMessage({ type: 'init', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
-                             wheel: config.wheel, snapshot: null, lock: config.lock, data: config.dataWorker,
-                             texts: config.workerTexts });
+        worker.postMessage({ type: 'boot-start', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
+                             wheel: config.wheel, snapshot: null, lock: config.lock, kit: config.workerKit,
+                             panels: config.panelWorkers, texts: config.workerTexts });
         return worker; }; }""")
     page.click('[data-action="sample"]')
     expect(page.locator("[data-data-error-text]")).to_contain_text("Python", timeout=60_000)
