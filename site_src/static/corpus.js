@@ -37,6 +37,7 @@
 
   const panelKit = kit.panel({
     name: "corpus",
+    label: "corpus",
     root: panel,
     words: WORDS,
     status: statusLine,

@@ -59,6 +59,7 @@
 
   const panelKit = kit.panel({
     name: "data",
+    label: "evaluation",
     root: panel,
     words: WORDS,
     status: statusLine,

@@ -68,6 +68,7 @@
   /**
    * One panel's machinery. `spec`:
    * - `name`: the panel's name, its messages' prefix ("data": "data-evaluate" in, "data-result" out);
+   *   `label`: what the console calls its worker's job ("evaluation": "raglab: evaluation worker …");
    * - `root`: its element; `words`: its sentences (raglab_core.words), at least `preparing`, `failed`,
    *   `stopped`, `no_python`, `stale`, `cancelled`, `loading_sample`, `sample_failed`;
    * - `status` (a live region), `errorBox` (focusable, with an id), `errorLine`, `problemList`,
@@ -158,7 +159,7 @@
       // About a job since replaced (the boot's messages carry no id)
       if ("id" in message && message.id !== id) return;
       if (message.type === "boot-failure") {
-        console.error(`raglab: ${spec.name} worker`, message.detail);
+        console.error(`raglab: ${spec.label} worker`, message.detail);
         dropWorker(); // a worker that failed to boot
         spec.clearResult();
         fail(message.text || words.stopped);
@@ -183,7 +184,7 @@
         worker.addEventListener("message", (event) => dispatch(event.data));
         worker.addEventListener("error", (event) => {
           event.preventDefault();
-          console.error(`raglab: ${spec.name} worker`, event.message);
+          console.error(`raglab: ${spec.label} worker`, event.message);
           dropWorker();
           spec.clearResult();
           if (busy) fail(words.stopped);
@@ -231,7 +232,7 @@
           })
         );
       } catch (error) {
-        console.error(`raglab: ${spec.name} sample`, error);
+        console.error(`raglab: ${spec.label} sample`, error);
         fail(words.sample_failed);
         return;
       }

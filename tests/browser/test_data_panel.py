@@ -344,3 +344,24 @@ def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):
     expect(page.locator("[data-data-status]")).to_have_text("La evaluación no terminó: el motivo está debajo.")
     assert page.evaluate("window.__terminated") == 1
     assert any("evaluation worker" in error for error in lab.errors)  # the cause, for whoever debugs it
+
+
+PANEL_SCRIPTS = """() => performance.getEntriesByType('resource').map(entry => entry.name.split('/').pop())
+    .filter(name => /^(panel-kit|data|corpus)\\./.test(name))"""
+
+
+def test_the_panels_scripts_load_on_first_use_and_a_click_before_them_is_not_lost(lab):
+    page = lab.page
+    # The lab's first paint carries only the lab: the panels' scripts are not loaded while no panel is near.
+    assert page.evaluate(PANEL_SCRIPTS) == [] and page.evaluate("typeof window.raglabPanelKit") == "undefined"
+    page.evaluate("""() => { window.__evaluations = 0; const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message && message.type === 'data-evaluate') window.__evaluations += 1;
+        return send.call(this, message, ...rest); }; }""")
+    # A click on «Cargar ejemplo» that arrives before data.js has run is held, then done once it has.
+    page.evaluate("""() => document.querySelector('[data-action="sample"]').click()""")
+    evaluated(page)
+    assert page.evaluate("window.__evaluations") == 1
+    loaded = page.evaluate(PANEL_SCRIPTS)
+    assert loaded[0].startswith("panel-kit.") and any(name.startswith("data.") for name in loaded)
+    assert page.locator("script[src*='/data.'][integrity^='sha384-']").count() == 1  # injected with its digest
