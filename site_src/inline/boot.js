@@ -96,7 +96,7 @@
     if (boot.worker) {
       performance.mark("raglab:worker-created");
       boot.worker.addEventListener("message", (event) => {
-        if (event.data && event.data.type === "ready") rememberRuntime();
+        if (event.data && event.data.type === "boot-ready") rememberRuntime();
         deliver(event.data);
       });
       boot.worker.addEventListener("error", (event) => {
@@ -144,7 +144,7 @@
     // once»). Low priority: the view table's request, made above, comes first. Browsers without
     // preload download the files when the worker asks, as before.
     // Nothing is preloaded where this build's runtime has been ready before (RUNTIME_SEEN, written
-    // when the worker says "ready"): the browser has the files, or the decoded snapshot, already,
+    // when the worker says "boot-ready"): the browser has the files, or the decoded snapshot, already,
     // so a preload would only cost the page their bytes (0.1–0.2 s of CPU per load in the tests'
     // browser). The check is synchronous: an asynchronous one (caches.has) answered only once the
     // parser let it, up to a second late on the phone profile, which undid the preloads' use.

@@ -24,13 +24,6 @@
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-corpus-output="${name}"]`);
   const setting = (name) => $(`[data-setting="${name}"]`);
-  const statusLine = $("[data-corpus-status]");
-  const errorBox = $("[data-corpus-error]");
-  const errorLine = $("[data-corpus-error-text]");
-  const problemList = $("[data-corpus-problems]");
-  const progressBox = $("[data-corpus-progress-box]");
-  const progressBar = $("[data-corpus-progress]");
-  const resultBox = $("[data-corpus-result]");
   const button = (action) => $(`[data-action="${action}"]`);
   const detailBox = out("detail");
   let view = null; // the finished panel
@@ -40,16 +33,7 @@
     label: "corpus",
     root: panel,
     words: WORDS,
-    status: statusLine,
-    errorBox,
-    errorLine,
-    problemList,
-    progressBox,
-    progressBar,
-    result: resultBox,
-    start: button("corpus-run"),
-    cancel: button("corpus-cancel"),
-    busyButtons: [button("corpus-run"), button("corpus-sample")],
+    actions: { start: "corpus-run", cancel: "corpus-cancel", sample: "corpus-sample" },
     fieldControls,
     requestKey,
     clearResult,
@@ -75,7 +59,7 @@
       file: (message) => message.ok && kit.save(message.blob, message.name),
     },
   });
-  const { fail, markStale, showError } = panelKit;
+  const { fail, markStale, showError, status: statusLine, result: resultBox } = panelKit;
 
   // --- choosing inputs -----------------------------------------------------------------------
 

@@ -21,10 +21,6 @@
   const chosen = {}; // slot -> {name, file} | {name, text}
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-panel-output="${name}"]`);
-  const statusLine = $("[data-data-status]");
-  const errorBox = $("[data-data-error]");
-  const errorLine = $("[data-data-error-text]");
-  const problemList = $("[data-data-problems]");
   const measuresError = $('[data-data-error-for="measures"]');
   const settings = {
     measures: $('[data-setting="measures"]'),
@@ -38,8 +34,6 @@
     candidate: $('[data-setting="candidate"]'),
   }; // no name: not the lab's controls
   const fuseSources = Array.from(panel.querySelectorAll("[data-fuse-source]"));
-  const progressBox = $("[data-data-progress]");
-  const progressBar = progressBox.querySelector("progress");
   const buttons = {
     sample: $('[data-action="sample"]'),
     evaluate: $('[data-action="evaluate"]'),
@@ -58,24 +52,10 @@
   const fill = (template, name) => template.replace("{name}", name);
 
   const panelKit = kit.panel({
-    name: "data",
-    label: "evaluation",
-    root: panel,
-    words: WORDS,
-    status: statusLine,
-    errorBox,
-    errorLine,
-    problemList,
-    progressBox,
-    progressBar,
-    result: $("[data-data-result]"),
-    start: buttons.evaluate,
-    cancel: buttons.cancel,
-    busyButtons: [buttons.evaluate, buttons.sample],
-    fieldLines: { measures: measuresError },
-    fieldControls,
-    requestKey,
-    clearResult,
+    name: "data", label: "evaluation", root: panel, words: WORDS,
+    actions: { start: "evaluate", cancel: "cancel", sample: "sample" },
+    fieldLines: { measures: measuresError }, // written under the field, which then takes the focus
+    fieldControls, requestKey, clearResult,
     onFail: (field) => field && field.startsWith("fuse-") && setFusing(false), // «Evaluar» works again without it
     on: {
       result: (message) => {
@@ -99,7 +79,7 @@
       file: (message) => message.ok && kit.save(message.blob, message.name),
     },
   });
-  const { fail, markStale, showError } = panelKit;
+  const { fail, markStale, showError, status: statusLine } = panelKit;
   let onRows = null; // the per-query table's answer to its latest ask
 
   // --- choosing inputs -----------------------------------------------------------------------

@@ -71,9 +71,13 @@
    *   `label`: what the console calls its worker's job ("evaluation": "raglab: evaluation worker …");
    * - `root`: its element; `words`: its sentences (raglab_core.words), at least `preparing`, `failed`,
    *   `stopped`, `no_python`, `stale`, `cancelled`, `loading_sample`, `sample_failed`;
-   * - `status` (a live region), `errorBox` (focusable, with an id), `errorLine`, `problemList`,
-   *   `progressBox`, `progressBar`, `result` (the box hidden until a result is shown);
-   * - `start` (the button that starts a job), `cancel`, `busyButtons` (aria-disabled while busy);
+   * - `actions`: the data-action names of the buttons that `start` a job, `cancel` it and load the
+   *   `sample` (the first and the last are aria-disabled while busy);
+   * The rest of the panel is found in `root` by its name (NAME): the status line, a live region
+   * ([data-NAME-status]), the error box, focusable and with an id ([data-NAME-error]), its text
+   * ([data-NAME-error-text]) and problem list ([data-NAME-problems]), the <progress> at or in
+   * [data-NAME-progress] (shown with [data-NAME-progress-box] if there is one, else with itself), and the
+   * result's box, hidden until a result is shown ([data-NAME-result]).
    * - `fieldLines`: {field: element} for the fields whose error is written under the field itself
    *   (their controls take the focus and are not described by `errorBox`);
    * - `fieldControls(field, slot)`: the controls an error is about; `requestKey()`: what a job was asked
@@ -81,7 +85,23 @@
    * - `on`: {noun: handler(message)} for the worker's "<name>-<noun>" messages (progress is handled here).
    */
   function panel(spec) {
-    const { root, words, status } = spec;
+    const { root, words } = spec;
+    const part = (what) => root.querySelector(`[data-${spec.name}-${what}]`);
+    const button = (role) => root.querySelector(`[data-action="${spec.actions[role]}"]`);
+    const progress = part("progress");
+    const bar = progress.matches("progress") ? progress : progress.querySelector("progress");
+    const ui = {
+      status: part("status"),
+      errorBox: part("error"),
+      errorLine: part("error-text"),
+      problemList: part("problems"),
+      progressBox: part("progress-box") || progress,
+      result: part("result"),
+      start: button("start"),
+      cancel: button("cancel"),
+    };
+    const { status } = ui;
+    const busyButtons = [ui.start, button("sample")];
     const fieldLines = spec.fieldLines || {};
     let worker = null;
     let busy = false; // a job runs, or the sample loads: no second one starts
@@ -91,26 +111,26 @@
     function setBusy(on) {
       busy = on;
       // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
-      for (const button of spec.busyButtons) button.setAttribute("aria-disabled", String(on));
+      for (const control of busyButtons) control.setAttribute("aria-disabled", String(on));
     }
 
     function setRunning(on) {
       setBusy(on);
-      spec.cancel.hidden = !on;
-      spec.progressBox.hidden = !on;
+      ui.cancel.hidden = !on;
+      ui.progressBox.hidden = !on;
       root.setAttribute("aria-busy", String(on));
     }
 
     function markStale() {
-      if (!spec.result.hidden && !busy && spec.requestKey() !== lastKey) {
+      if (!ui.result.hidden && !busy && spec.requestKey() !== lastKey) {
         status.textContent = words.stale;
-        spec.result.dataset.stale = "true";
+        ui.result.dataset.stale = "true";
       }
     }
 
     /** Mark `controls` invalid, described by the error box (none: clear every mark). */
     function markInvalid(controls, field) {
-      const errorId = spec.errorBox.id;
+      const errorId = ui.errorBox.id;
       for (const control of root.querySelectorAll("[data-invalid-by-panel]")) {
         control.removeAttribute("aria-invalid");
         control.removeAttribute("data-invalid-by-panel");
@@ -134,9 +154,9 @@
     function showError(message, problems = [], field = null, slot = null) {
       const own = field in fieldLines ? fieldLines[field] : null;
       for (const line of Object.values(fieldLines)) line.textContent = line === own ? message : "";
-      spec.errorLine.textContent = own ? "" : message;
-      spec.problemList.replaceChildren(...problems.map((text) => el("li", {}, text)));
-      spec.problemList.hidden = problems.length === 0;
+      ui.errorLine.textContent = own ? "" : message;
+      ui.problemList.replaceChildren(...problems.map((text) => el("li", {}, text)));
+      ui.problemList.hidden = problems.length === 0;
       markInvalid(message ? spec.fieldControls(field, slot) : [], field);
     }
 
@@ -147,7 +167,7 @@
       showError(message, problems, field, slot);
       if (spec.onFail) spec.onFail(field);
       const control = field in fieldLines ? spec.fieldControls(field, slot)[0] : null;
-      (control || spec.errorBox).focus();
+      (control || ui.errorBox).focus();
     }
 
     function dropWorker() {
@@ -169,7 +189,7 @@
       if (!message.type.startsWith(prefix)) return; // the boot's progress: the lab's status line says it
       const noun = message.type.slice(prefix.length);
       if (noun === "progress") {
-        spec.progressBar.value = message.fraction;
+        bar.value = message.fraction;
         status.textContent = message.text;
       } else if (spec.on[noun]) {
         spec.on[noun](message);
@@ -193,7 +213,7 @@
       lastKey = spec.requestKey();
       id += 1;
       setRunning(true);
-      spec.progressBar.removeAttribute("value");
+      bar.removeAttribute("value");
       status.textContent = words.preparing;
       ask(verb, fields);
     }
@@ -205,12 +225,12 @@
       return true;
     }
 
-    spec.cancel.addEventListener("click", () => {
+    ui.cancel.addEventListener("click", () => {
       if (!busy) return;
       dropWorker(); // the only way to stop Python mid-run; the next job starts a new worker
       spec.clearResult(); // its results lived in that worker
       setRunning(false);
-      spec.start.focus(); // Cancel hides itself: the focus must not drop to <body>
+      ui.start.focus(); // Cancel hides itself: the focus must not drop to <body>
       status.textContent = words.cancelled;
     });
 
@@ -241,6 +261,7 @@
     }
 
     return {
+      ...ui,
       get busy() {
         return busy;
       },
