@@ -23,6 +23,7 @@ import argparse
 import os
 import sys
 
+from ..arguments import at_least
 from ..errors import LabError
 from ..runs.measures import parse_measures
 from ..runs.statistics import p_value_text
@@ -41,7 +42,7 @@ from .sweep import config_name, parse_config, parse_sweep, report, report_text, 
 DEFAULT_CONFIG = (256, 32)
 
 
-def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
+def add_parser(subcommands) -> argparse.ArgumentParser:
     """Add ``chunks`` to the command line's ``subcommands``."""
     chunks = subcommands.add_parser(
         "chunks",
@@ -210,5 +211,5 @@ def run(args, parser) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """A parser with only ``chunks`` (for the doctest; the command line's is :mod:`raglab_core.__main__`'s)."""
     parser = argparse.ArgumentParser(prog="python -m raglab_core")
-    add_parser(parser.add_subparsers(dest="command"), lambda minimum: int)
+    add_parser(parser.add_subparsers(dest="command"))
     return parser

@@ -39,6 +39,7 @@ import argparse
 import os
 import sys
 
+from ..arguments import at_least
 from ..errors import LabError
 from ..metrics import GAIN_ALIASES, GAINS
 from .decoding import read_text_chunks
@@ -58,8 +59,8 @@ TIES_HELP = (
 
 
 
-def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
-    """Add ``eval`` to the command line's ``subcommands``; ``at_least(n)`` is the integer type of its counts."""
+def add_parser(subcommands) -> argparse.ArgumentParser:
+    """Add ``eval`` to the command line's ``subcommands``."""
     evaluate = subcommands.add_parser(
         "eval",
         help="evaluate runs against qrels (and compare every pair)",
