@@ -124,7 +124,7 @@ def test_each_pair_says_how_different_its_rankings_are(capsys):
 
 
 def test_the_query_detail_still_shows_ten_documents_per_run():
-    from raglab_core.runs.panel import EvaluationSession
+    from raglab_core.runs.session import EvaluationSession
 
     files = {"qrels": "qrels.txt", "A": "run-bm25.txt", "B": "run-densa.txt"}
     session = EvaluationSession({"qrels": "qrels.txt", "runs": ["run-bm25.txt", "run-densa.txt"]})

@@ -1,14 +1,16 @@
 """Your own qrels and runs: read them, evaluate them trec_eval-exactly, compare them, warn before concluding.
 
-The command line's ``eval`` (:mod:`.cli`) and the page's «Tus datos» panel (:mod:`.panel`) share
-every part:
+The command line's ``eval`` (:mod:`.eval_command`) and ``fuse`` (:mod:`.fuse_command`), and the page's
+«Tus datos» panel (its session, :mod:`.session`, and its view, :mod:`.panel`) share every part:
 
 - formats: :mod:`.trec` (TREC, BEIR TSV and JSON readers), :mod:`.decoding` (bytes to text, and
   what a file that is not UTF-8 looks like), :mod:`.inputs` (the read driver: files in, evaluations out);
 - :mod:`.measures` (the one measure registry, ir_measures' names) and :mod:`.evaluation` (trec_eval's
   order, one query at a time);
 - :mod:`.statistics` (randomization test, bootstrap), :mod:`.comparison` (two runs, query by query),
-  :mod:`.report` (the JSON both edges print) and :mod:`.sanity` (the warnings said first).
+  :mod:`.report` (the JSON both edges print) and :mod:`.sanity` (the warnings said first);
+- :mod:`.stream`: what every panel's session shares with the page's worker (files streamed in, one at a time,
+  with progress), for «Tus datos», «Tu corpus» and the panels to come.
 
 It imports the kernel (:mod:`raglab_core.metrics`, :mod:`raglab_core.errors`, ...), never
 :mod:`raglab_core.lab`.
