@@ -192,10 +192,9 @@ def evaluate_json(request_json: str, progress=None) -> str:
         request = json.loads(request_json)
         if not isinstance(request, dict):
             raise LabError.page("La petición debe ser un objeto JSON.")
-        panel = evaluate_files(
-            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress,
-            request.get("complete") is True,
-        )
+        panel = evaluate_files(request.get("qrels"), request.get("runs"), measures=request.get("measures"),
+                               ties=request.get("ties") or "double", progress=progress,
+                               complete=request.get("complete") is True)
     except (LabError, json.JSONDecodeError) as error:
         return _failure(error)
     except Exception:  # noqa: BLE001 (a bug: reported as one)

@@ -300,14 +300,14 @@ def comparing_progress(runs: int) -> str:
     return "Comparando B con A…" if runs == 2 else "Comparando los runs por pares…" if runs > 2 else TABLES_PROGRESS
 
 
-def comparison_progress(measure: str, index: int, count: int, permutations: int, pair=None, position: int = 0,
+def comparison_progress(measure: str, index: int, count: int, permutations: int, *, pair=None, position: int = 0,
                         pairs: int = 1) -> str:
     """The «Tus datos» status line while measure ``index`` (from 0) of ``count`` is tested; with more than one
     pair, ``pair`` is ``(baseline, candidate)`` (letters), pair ``position`` (from 0) of ``pairs``.
 
     >>> comparison_progress("nDCG@10", 0, 2, 10_000).replace("\u00a0", " ")
     'Comparando B con A: nDCG@10 (1 de 2, 10 000 permutaciones)…'
-    >>> comparison_progress("RR", 1, 2, 500, ("A", "C"), 1, 3)
+    >>> comparison_progress("RR", 1, 2, 500, pair=("A", "C"), position=1, pairs=3)
     'Comparando C con A (par 2 de 3): RR (2 de 2, 500 permutaciones)…'
     """
     tested = f"{measure} ({index + 1} de {count}, {permutations_text(permutations)})"

@@ -183,14 +183,16 @@ def run(args, parser) -> int:
         if args.chunks_file is not None:
             chunk_spans = read_path(ChunksReader(args.chunks_file, documents), args.chunks_file)
             chunk_run = parse_run(read_text(args.run, "run"), os.path.basename(args.run))
-            results = [evaluate_chunks_run(prepared, chunk_spans, chunk_run, cuts, qrels, measures,
-                                           os.path.basename(args.chunks_file), os.path.basename(args.run))]
+            results = [evaluate_chunks_run(prepared, chunk_spans, chunk_run, cuts=cuts, qrels=qrels, measures=measures,
+                                           chunks_name=os.path.basename(args.chunks_file),
+                                           run_name=os.path.basename(args.run))]
         else:
-            results = sweep(prepared, configs, args.k1, args.b, args.depth, cuts, qrels, measures, progress)
+            results = sweep(prepared, configs, k1=args.k1, b=args.b, depth=args.depth, cuts=cuts, qrels=qrels,
+                            measures=measures, progress=progress)
     except LabError as error:
         print(f"error: {error.render('en')}", file=sys.stderr)
         return 1
-    data = report(prepared, results, baseline, args.k1, args.b, args.depth)
+    data = report(prepared, results, baseline, k1=args.k1, b=args.b, depth=args.depth)
     if args.export_chunks and args.chunks_file is None:
         table = chunk_table(prepared.corpus, *configs[0])
         with open(args.export_chunks, "w", encoding="utf-8") as out:

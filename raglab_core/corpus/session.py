@@ -299,8 +299,8 @@ class CorpusSession(StreamSession):
         start = 0.05 + share * index
         if self.byo:
             self.progress(start, own_run_progress(self.names["run"]))
-            result = evaluate_chunks_run(prepared, self.chunk_spans, self.chunk_run, settings.cuts, self.qrels, None,
-                                         self.names["chunks"].split("/")[-1], self.names["run"].split("/")[-1])
+            result = evaluate_chunks_run(prepared, self.chunk_spans, self.chunk_run, cuts=settings.cuts,
+                                         qrels=self.qrels, chunks_name=self.name("chunks"), run_name=self.name("run"))
         else:
             chunk, overlap = configs[index]
             name = config_name(chunk, overlap)
@@ -311,8 +311,8 @@ class CorpusSession(StreamSession):
                     self.progress(start + share * 0.8 * done / max(total, 1),
                                   queries_progress(done, total, name))
 
-            result = evaluate_config(prepared, chunk, overlap, settings.k1, settings.b, settings.depth, settings.cuts,
-                                     self.qrels, progress=told)
+            result = evaluate_config(prepared, chunk, overlap, k1=settings.k1, b=settings.b, depth=settings.depth,
+                                     cuts=settings.cuts, qrels=self.qrels, progress=told)
         self.results.append(result)
         entry = {"name": result.name, "chunks": result.footprint.chunks,
                  "indexed_tokens": result.footprint.indexed_tokens,
@@ -346,8 +346,8 @@ class CorpusSession(StreamSession):
 
         if pairs:
             self.progress(0.8, baseline_progress(base))
-        self.data = report(self.prepared, results, baseline, self.settings.k1, self.settings.b, self.settings.depth,
-                           configs=self.entries, progress=compared)
+        self.data = report(self.prepared, results, baseline, k1=self.settings.k1, b=self.settings.b,
+                           depth=self.settings.depth, configs=self.entries, progress=compared)
         return panel_view(self.data, self.settings.cuts)
 
     # --- once finished ----------------------------------------------------------------------------

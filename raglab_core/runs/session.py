@@ -216,8 +216,8 @@ class EvaluationSession(StreamSession):
                 text = intervals_progress(RESAMPLES)
                 position, index = pairs - 1, count
             else:
-                text = comparison_progress(name, index, count, PERMUTATIONS, tuple(SLOTS[i] for i in pair), position,
-                                           pairs)
+                text = comparison_progress(name, index, count, PERMUTATIONS, pair=tuple(SLOTS[i] for i in pair),
+                                           position=position, pairs=pairs)
             progress(share + (1 - share) * (position * count + index) / (pairs * count + 1), text)
 
         report, comparisons = build_report(runs, progress=compared)
