@@ -7,7 +7,7 @@ The package has three layers (DESIGN §2):
 
 - the kernel, here: :mod:`.metrics`, :mod:`.chunking`, :mod:`.evidence`, :mod:`.errors`,
   :mod:`.formatting`, :mod:`.checks` and :mod:`.words`, which both domains use, and the edges:
-  the command line (:mod:`.__main__`, with :mod:`.arguments`) and the Pyodide bridge (:mod:`.browser`);
+  the command line (:mod:`.__main__`, with :mod:`.command_line`) and the Pyodide bridge (:mod:`.browser`);
 - :mod:`.lab`, the teaching page's view (:func:`compute`);
 - :mod:`.runs`, your own qrels and runs («Tus datos» and ``eval``).
 

@@ -23,7 +23,7 @@ import argparse
 import os
 import sys
 
-from ..arguments import at_least
+from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.measures import parse_measures
 from ..runs.statistics import p_value_text
@@ -167,12 +167,9 @@ def run(args, parser) -> int:
     try:
         documents, queries, spans, qrels = _read(args)
     except OSError as failure:
-        print(f"{parser.prog} chunks: error: cannot read {failure.filename}: {failure.strerror or failure}",
-              file=sys.stderr)
-        return 2
+        return cannot_read(f"{parser.prog} chunks", failure)
     except LabError as error:
-        print(f"error: {error.render('en')}", file=sys.stderr)
-        return 1
+        return malformed([error.render("en")])
     prepared = prepare(documents, queries, spans)
 
     def progress(index, name, done, total):
@@ -190,8 +187,7 @@ def run(args, parser) -> int:
             results = sweep(prepared, configs, k1=args.k1, b=args.b, depth=args.depth, cuts=cuts, qrels=qrels,
                             measures=measures, progress=progress)
     except LabError as error:
-        print(f"error: {error.render('en')}", file=sys.stderr)
-        return 1
+        return malformed([error.render("en")])
     data = report(prepared, results, baseline, k1=args.k1, b=args.b, depth=args.depth)
     if args.export_chunks and args.chunks_file is None:
         table = chunk_table(prepared.corpus, *configs[0])

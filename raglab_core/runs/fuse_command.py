@@ -29,7 +29,7 @@ import argparse
 import os
 import sys
 
-from ..arguments import at_least, tag, weights
+from ..command_line import at_least, cannot_read, malformed, tag, weights
 from .decoding import NotUTF8, read_text_chunks, undecodable
 from ..errors import LabError, message
 from .trec import RunReader
@@ -117,14 +117,11 @@ def run(args) -> int:
         try:
             runs.append(read_run(path))
         except OSError as failure:  # a path the user mistyped: a usage error
-            print(f"{parser.prog}: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
-            return 2
+            return cannot_read(parser.prog, failure)
         except LabError as error:
             errors.append(error.render("en"))
     if errors:
-        for error in errors:
-            print(f"error: {error}", file=sys.stderr)
-        return 1
+        return malformed(errors)
     for warning in lacking_warnings(args.runs, runs):
         print(f"warning: {warning}", file=sys.stderr)
     fused = fuse(runs, args.method, args.norm, params)
