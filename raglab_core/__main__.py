@@ -10,8 +10,8 @@
 Each command lives with its domain, in a module named after it: ``eval`` in
 :mod:`raglab_core.runs.eval_command`, ``fuse`` in :mod:`raglab_core.runs.fuse_command`, ``chunks`` in
 :mod:`raglab_core.corpus.chunks_command`; what they share (argument types, how a command fails) is
-:mod:`raglab_core.command_line`'s. This module only parses the command line and hands it over. Exit status: 0 on success, 1 when an input file is
-malformed, 2 for usage errors and unreadable files.
+:mod:`raglab_core.command_line`'s. This module only parses the command line and hands it over.
+Exit status: 0 on success, 1 when an input file is malformed, 2 for usage errors and unreadable files.
 
 >>> args = build_parser().parse_args(["eval", "qrels.txt", "run.txt", "--measures", "nDCG@10"])
 >>> args.command, args.qrels, args.run, args.measures

@@ -49,8 +49,8 @@ def compute_json(state_json: str) -> str:
 # The modules only the command line runs, left out of the page's snapshot (and argparse with them:
 # tests/test_layout.py checks that no other module imports them).
 COMMAND_LINE_ONLY = frozenset({
-    "raglab_core.__main__", "raglab_core.command_line", "raglab_core.runs.eval_command", "raglab_core.runs.fuse_command",
-    "raglab_core.corpus.chunks_command",
+    "raglab_core.__main__", "raglab_core.command_line", "raglab_core.runs.eval_command",
+    "raglab_core.runs.fuse_command", "raglab_core.corpus.chunks_command",
 })
 
 
@@ -363,7 +363,8 @@ class CorpusBridge(StreamBridge):
             return json.dumps({"ok": False, "message": str(error)})
 
     def download(self, kind: str, index: int = 0) -> str:
-        """Once finished: ``{"ok": true, "name", "type", "text"}`` (:meth:`CorpusSession.download`)."""
+        """Once finished: ``{"ok": true, "name", "type", "text"}``
+        (:meth:`raglab_core.corpus.session.CorpusSession.download`)."""
         try:
             return json.dumps({"ok": True, **self.session.download(kind, int(index))})
         except (LabError, ValueError) as error:
