@@ -14,7 +14,7 @@ The browser runtime:
 
 Files and hosts:
 - ``assets``: content-hashed names, integrity digests, the atomic write of dist/.
-- ``minify``: the page's scripts and stylesheet without comments and whitespace (esbuild).
+- ``minify``: the page's scripts and stylesheet minified by esbuild, nothing renamed.
 - ``compression``: the precompressed ``.br``/``.gz`` copies beside each compressible file.
 - ``headers``: the response headers every host should send, written to ``dist/_headers``.
 - ``cache``: the build cache shared by every clone: slow, deterministic results kept by content hash.
