@@ -1,17 +1,19 @@
 """The page's own words: what it says about itself rather than about the reader's values, in Spanish.
 
 One home for the sentences the page's scripts show, which must exist before Python runs, so the
-build writes them into the page's configuration (``lab_config``); ``boot.js``, ``worker.js``,
-``lab.js`` and ``data.js`` pick one and show it, and format nothing themselves:
+build writes them into the page's configuration (``lab_config``, from :func:`page_texts`);
+``boot.js``, ``worker.js``, ``lab.js``, ``data.js`` and ``corpus.js`` pick one and show it, and
+format nothing themselves:
 
 - :func:`status_texts`, the status line and live region of the lab (``lab_config.texts``);
 - :func:`boot_texts` and :func:`worker_texts`, what the worker says while Python loads and when the
   page itself fails (``lab_config.workerTexts``), with the download's sizes (:func:`download_steps`,
   :func:`data_saver_notice`);
-- :func:`data_panel_words` and :func:`reading_progress`, the «Tus datos» panel's status sentences.
+- :func:`data_panel_words`, :func:`reading_progress` and :func:`fusion_progress`, the «Tus datos»
+  panel's status sentences; :func:`corpus_panel_words`, the «Tu corpus» panel's.
 
 The sentences about the reader's values (readings, notes, warnings) live with what they read, in
-:mod:`raglab_core.lab` and :mod:`raglab_core.runs`.
+:mod:`raglab_core.lab`, :mod:`raglab_core.runs` and :mod:`raglab_core.corpus`.
 """
 
 from .formatting import decimal
