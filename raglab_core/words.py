@@ -1,8 +1,9 @@
 """The page's own words: what it says about itself rather than about the reader's values, in Spanish.
 
 One home for the sentences the page's scripts show, which must exist before Python runs, so the
-build writes them into the page's configuration (``lab_config``); ``boot.js``, ``worker.js``,
-``lab.js`` and ``data.js`` pick one and show it, and format nothing themselves:
+build writes them into the page's configuration (``lab_config``, from :func:`page_texts`);
+``boot.js``, ``worker.js``, ``lab.js``, ``data.js`` and ``corpus.js`` pick one and show it, and
+format nothing themselves:
 
 - :func:`status_texts`, the status line and live region of the lab (``lab_config.texts``);
 - :func:`boot_texts` and :func:`worker_texts`, what the worker says while Python loads and when the
@@ -11,11 +12,12 @@ build writes them into the page's configuration (``lab_config``); ``boot.js``, `
 - :func:`data_panel_words` and :func:`corpus_panel_words`, the «Tus datos» and «Tu corpus» scripts' status
   sentences;
 - the panels' progress sentences, which their sessions (:mod:`raglab_core.runs.session`,
-  :mod:`raglab_core.corpus.session`) send with the progress bar's fraction: :func:`reading_progress` and
-  the others of «Tus datos», :func:`corpus_reading_progress` and the others of «Tu corpus».
+  :mod:`raglab_core.corpus.session`) send with the progress bar's fraction: :func:`reading_progress`,
+  :func:`fusion_progress` and the others of «Tus datos», :func:`corpus_reading_progress` and the others of
+  «Tu corpus».
 
 The sentences about the reader's values (readings, notes, warnings) live with what they read, in
-:mod:`raglab_core.lab` and :mod:`raglab_core.runs`.
+:mod:`raglab_core.lab`, :mod:`raglab_core.runs` and :mod:`raglab_core.corpus`.
 """
 
 from .formatting import decimal, integer
