@@ -15,7 +15,8 @@ enforces which may import which):
   and measured («Tu corpus» and ``chunks``), the one domain that imports another (:mod:`.runs`).
   :mod:`.lab` and :mod:`.runs` import only the kernel, and no domain imports :mod:`.lab`;
 - the edges, which may import every domain and which no domain imports: this module (the
-  package's face), the command line (:mod:`.__main__`) and the Pyodide bridge (:mod:`.browser`).
+  package's face), the command line (:mod:`.__main__`, with :mod:`.command_line`, what its
+  commands share) and the Pyodide bridge (:mod:`.browser`).
 
 >>> from raglab_core import metrics, chunking, compute, LabError
 >>> metrics.precision_at_k([2, 0, 1], k=2, threshold=1)

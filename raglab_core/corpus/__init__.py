@@ -16,10 +16,12 @@ Each module holds one concept, as pure functions over plain data (DESIGN §4.9):
 * :mod:`~raglab_core.corpus.evaluate`: one configuration, measured end to end;
 * :mod:`~raglab_core.corpus.sweep`: several configurations, each compared with a baseline (the JSON report);
 * :mod:`~raglab_core.corpus.sanity`: the warnings on a sweep, said before any conclusion;
-* :mod:`~raglab_core.corpus.cli`: the ``chunks`` command; :mod:`~raglab_core.corpus.panel`: the «Tu corpus» panel.
+* :mod:`~raglab_core.corpus.chunks_command`: the ``chunks`` command;
+* the «Tu corpus» panel: its session (:mod:`~raglab_core.corpus.session`: the files read in the worker,
+  measured and compared) and its view (:mod:`~raglab_core.corpus.panel`: the table, the plot, the readings).
 
-It imports the kernel and :mod:`raglab_core.runs` (its readers' problems, its evaluator and statistics),
-never :mod:`raglab_core.lab`.
+It imports the kernel and :mod:`raglab_core.runs` (its readers, its evaluator and statistics, the
+panels' session base), never :mod:`raglab_core.lab`.
 
 >>> from raglab_core.corpus import tokens
 >>> tokens.tokenize("Hola, RAG.")

@@ -1,7 +1,6 @@
 """Your own qrels and runs: read them, evaluate them trec_eval-exactly, compare them, warn before concluding.
 
-The command line's ``eval`` (:mod:`.cli`) and the page's «Tus datos» panel (:mod:`.panel`) share
-every part:
+The command line and the page's «Tus datos» panel share every part:
 
 - formats: :mod:`.trec` (TREC, BEIR TSV and JSON readers), :mod:`.decoding` (bytes to text, and
   what a file that is not UTF-8 looks like), :mod:`.inputs` (the read driver: files in, evaluations out);
@@ -10,9 +9,12 @@ every part:
 - :mod:`.statistics` (randomization test, bootstrap, Holm), :mod:`.comparison` (two runs, query by
   query), :mod:`.report` (the JSON both edges print) and :mod:`.sanity` (the warnings said first);
 - :mod:`.fusion` (ranx's fusion methods and normalisations) and :mod:`.overlap` (Jaccard@k and RBO
-  between two runs, without judgments).
+  between two runs, without judgments);
+- :mod:`.stream`: what every panel's session shares with the page's worker (files streamed in, one at a
+  time, with progress), for «Tus datos», «Tu corpus» and the panels to come.
 
-The commands: :mod:`.cli` (``eval``) and :mod:`.fuse_command` (``fuse``). The «Tus datos» panel:
+The commands: :mod:`.eval_command` (``eval``) and :mod:`.fuse_command` (``fuse``). The «Tus datos» panel:
+its session, :mod:`.session` (the files read in the worker, evaluated, compared), and its view,
 :mod:`.panel`, with :mod:`.lettered` (three runs or more), :mod:`.fused` (its fused run) and
 :mod:`.cells` (its numbers, raw and in Spanish).
 
