@@ -228,7 +228,7 @@ BAD_SOURCES = {
         "scenario.defaults.solape",
     ),
     "bad formula": (lambda s: edit(s / "content/index.md", r"\frac{\text{rel}_k}{k}", r"\frac{\nosuchcmd_k}{k}"),
-                    "content/index.md:44: cannot convert formula"),
+                    "content/index.md:49: cannot convert formula"),
     "unbalanced formula": (lambda s: edit(s / "content/index.md", r"\right\rceil", ""), "ExtraLeftOrMissingRightError"),
 }
 

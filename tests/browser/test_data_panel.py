@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from raglab_core.runs.panel import evaluate_files
+from raglab_core.runs.session import evaluate_files
 from raglab_core.runs.measures import DEFAULT_MEASURES
 
 from ..conftest import ROOT
