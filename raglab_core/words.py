@@ -127,7 +127,7 @@ def boot_texts() -> dict:
     """Every sentence the worker says while it loads Python, by name: its progress steps, what it
     recovered from, and each failure with :data:`WHAT_TO_DO`. They must exist before Python runs, so
     the build puts them in ``lab_config.workerTexts`` and ``boot.js`` hands them to the worker in its
-    "init" message (with :mod:`raglab_core.browser`'s own).
+    "boot-start" message (with :mod:`raglab_core.browser`'s own).
 
     >>> boot_texts()["wheel_failed"]
     'No se pudo descargar el núcleo de cálculo. Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.'
@@ -169,7 +169,7 @@ INTERNAL_EVALUATION_FAILURE = (
 
 def worker_texts() -> dict:
     """Every sentence worker.js says, by name (the build's ``lab_config.workerTexts``, which reaches the worker
-    in its "init" message): the boot's (:func:`boot_texts`), and the page's own failure when Python fails
+    in its "boot-start" message): the boot's (:func:`boot_texts`), and the page's own failure when Python fails
     without an answer (``compute_failed``, ``evaluate_failed``).
 
     >>> sorted(worker_texts())[:3]
