@@ -30,23 +30,23 @@ build: $(PYDEPS) $(NODEDEPS)
 serve: $(PYDEPS) $(NODEDEPS)
 	$(PY) build.py serve --port $(PORT)
 
-# The tests drive Chromium and Firefox and serve dist/ with nginx and Caddy (tests/system.py finds
+# The tests drive Chromium and Firefox and serve dist/ with nginx and Caddy (tests/support/system.py finds
 # them). As root on Debian/Ubuntu, the missing ones are installed with apt-get; otherwise make stops
 # and says how to get them.
 system: $(PYDEPS)
-	@missing="$$($(PY) tests/system.py --apt)"; \
+	@missing="$$($(PY) tests/support/system.py --apt)"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "Installing with apt-get: $$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    $(PY) tests/system.py; \
+	    $(PY) tests/support/system.py; \
 	  fi; \
 	fi
 
 # The tests build dist/ themselves, in a temporary directory, while the CPython tests run
 # (tests/conftest.py); the tests that need it, the browser's among them, come last. Two lanes
-# (tests/lanes.py): whole modules to whichever worker is free, the CPython ones first.
+# (tests/support/lanes.py): whole modules to whichever worker is free, the CPython ones first.
 test: $(PYDEPS) $(NODEDEPS) system
 	$(PY) -m pytest -n 2
 

@@ -7,7 +7,7 @@ DIR is a copy of chunking_evaluation's ``evaluation_framework/general_evaluation
 the repository): for each configuration (default 256:0 and 512:128) it retrieves each question's chunks with
 our BM25 over all five corpora, then computes CharRecall, CharPrecision and CharIoU at k = 1, 3, 5 with
 ``raglab_core.corpus`` and with Chroma's ``_scores_from_dataset_and_retrievals`` (the copy in
-``tests/test_corpus_measures.py``) on the same retrieved chunks, and prints how many of the
+``tests/core/corpus/test_corpus_measures.py``) on the same retrieved chunks, and prints how many of the
 questions agree exactly, the means, and the ceiling.
 """
 
@@ -22,7 +22,7 @@ from raglab_core.corpus.chroma import read_questions  # noqa: E402
 from raglab_core.corpus.chunks import chunk_table  # noqa: E402
 from raglab_core.corpus.evaluate import evaluate_config, prepare  # noqa: E402
 from raglab_core.corpus.files import read_folder, read_text  # noqa: E402
-from tests.test_corpus_measures import chroma_scores  # noqa: E402
+from tests.core.corpus.test_corpus_measures import chroma_scores  # noqa: E402
 
 CUTS = (1, 3, 5)
 

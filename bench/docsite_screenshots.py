@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 from raglab_site.assets import read_static  # noqa: E402
 from tests.browser.test_docsite import build_sites, copy_project, make_project, start_nginx  # noqa: E402
-from tests.browser.test_hosts import free_port  # noqa: E402
+from tests.support.servers import free_port  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 1000}
 

@@ -8,7 +8,7 @@ the browser, and the profiles it is loaded under (a phone's CPU and network).
   temporary overlay that adds the reference page under ``/__plain/``: Pyodide booted the plain way
   on the main thread (``loadPyodide()`` + ``loadPackage(core wheel)`` + ``compute(default)``), from
   the same files.
-* ``CHROMIUM_ARGS`` and ``find_chromium()`` come from ``tests/chromium.py``, their one home: the
+* ``CHROMIUM_ARGS`` and ``find_chromium()`` come from ``tests/support/chromium.py``, their one home: the
   benchmarks launch the full browser, which is what readers run; the tests, its headless shell.
 * ``PhoneCpu``: Chromium held to half a CPU, every process and thread of it (a cgroup).
 * ``FOUR_G``, ``SLOW_NETWORK``: the networks, for the DevTools protocol's
@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
 
 from raglab_site.devserver import make_plain_server, make_server  # noqa: E402
 from raglab_site.runtime import PYODIDE_DIR, WASM  # noqa: E402
-from tests.chromium import CHROMIUM_ARGS, find_chromium, find_test_chromium  # noqa: E402, F401
+from tests.support.chromium import CHROMIUM_ARGS, find_chromium, find_test_chromium  # noqa: E402, F401
 
 __all__ = ["ROOT", "CHROMIUM_ARGS", "find_chromium", "find_test_chromium", "lab_config", "HOSTS", "serve",
            "FOUR_G", "SLOW_NETWORK", "PhoneCpu", "DEVTOOLS_CPU_RATE"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import random
 import subprocess
 import sys
 import tempfile
@@ -24,26 +23,17 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from tests.support.trec_data import shaken  # noqa: E402 (one definition, the browser test's too)
+
 SAMPLE = ROOT / "site_src" / "data" / "sample"
 SLOTS = "abcdefghijkl"
-
-
-def near(source: pathlib.Path, target: pathlib.Path, seed: int) -> pathlib.Path:
-    """``source`` with every score moved by a random amount below 0.3."""
-    draw = random.Random(seed)
-    lines = []
-    for line in source.read_text().splitlines():
-        fields = line.split()
-        fields[4] = repr(float(fields[4]) + draw.random() * 0.3)
-        lines.append(" ".join(fields))
-    target.write_text("\n".join(lines) + "\n")
-    return target
 
 
 def make_runs(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
     runs = [SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
     for i in range(count - 2):
-        runs.append(near(runs[i % 2], folder / f"run-{i + 3}.txt", seed=i + 1))
+        runs.append(shaken(runs[i % 2], folder / f"run-{i + 3}.txt", seed=i + 1))
     return runs[:count]
 
 

@@ -4,7 +4,7 @@ Every number and sentence the page shows comes from this package: the lab's from
 :func:`compute`, the panels' from their domains, run at build time (CPython), in the
 browser (Pyodide, in a Web Worker) and in tests.
 
-The package is a kernel, domains over it, and edges (DESIGN §2; tests/test_layout.py
+The package is a kernel, domains over it, and edges (DESIGN §2; tests/core/test_layout.py
 enforces which may import which):
 
 - the kernel, here: :mod:`.metrics`, :mod:`.chunking`, :mod:`.evidence`, :mod:`.errors`,

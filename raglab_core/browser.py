@@ -47,7 +47,7 @@ def compute_json(state_json: str) -> str:
 
 
 # The modules only the command line runs, left out of the page's snapshot (and argparse with them:
-# tests/test_layout.py checks that no other module imports them).
+# tests/core/test_layout.py checks that no other module imports them).
 COMMAND_LINE_ONLY = frozenset({
     "raglab_core.__main__", "raglab_core.command_line", "raglab_core.runs.eval_command",
     "raglab_core.runs.fuse_command", "raglab_core.corpus.chunks_command",
@@ -56,7 +56,7 @@ COMMAND_LINE_ONLY = frozenset({
 
 # «Tu corpus»'s Python is not in the page's snapshot: the worker adds it from the core's wheel on the
 # first measurement (add_on_first_use). The standard library modules it needs must be in the
-# snapshot, which restores with no standard library archive (tests/test_layout.py checks this list
+# snapshot, which restores with no standard library archive (tests/core/test_layout.py checks this list
 # against what running «Tu corpus» once imports, and add_on_first_use's own).
 ON_FIRST_USE = "raglab_core.corpus"
 ON_FIRST_USE_NEEDS = ("array", "csv", "encodings.utf_32_le", "gc", "hashlib", "heapq", "io", "site", "zipfile")

@@ -82,7 +82,7 @@ def zero_pages_left_out(snapshot: bytes) -> tuple[bytes, dict]:
     About 60 % of the heap is such pages (301 of 480 when measured): they cost almost nothing
     compressed, but decoding writes every byte, and the worker's buffer starts zeroed anyway.
     Decoding the rest took 55 ms in Node against 155 ms for the whole (brotli-dec-wasm, 5 runs).
-    ``pages_put_back`` is the inverse.
+    worker.js puts them back (its inverse in Python, for the tests: tests/support/snapshot_pages.py).
     """
     head = image_offset(snapshot)
     image = memoryview(snapshot)[head:]
@@ -100,23 +100,6 @@ def zero_pages_left_out(snapshot: bytes) -> tuple[bytes, dict]:
             runs.append([index, 1])
         kept.append(bytes(page))
     return b"".join(kept), {"head": head, "page": PAGE, "runs": runs}
-
-
-def pages_put_back(packed: bytes, layout: dict, size: int) -> bytes:
-    """The whole snapshot (``size`` bytes) from ``zero_pages_left_out``'s output, as worker.js
-    rebuilds it: the head, then each run of pages at its place, zeros elsewhere."""
-    out = bytearray(size)
-    head, page = layout["head"], layout["page"]
-    out[:head] = packed[:head]
-    at = head
-    for first, count in layout["runs"]:
-        start = head + first * page
-        length = min(count * page, size - start)
-        out[start:start + length] = packed[at:at + length]
-        at += length
-    if at != len(packed):
-        raise ValueError(f"{len(packed) - at} bytes beyond the layout")
-    return bytes(out)
 
 
 def compress_snapshot(gzipped: bytes, module: bytes) -> tuple[bytes, int, int, dict]:

@@ -204,7 +204,7 @@ def cache_key(scenario: dict, core: Path = CORE) -> str:
 def table_bytes(scenario: dict) -> bytes:
     """The table as the page downloads it (compact JSON), cached (raglab_site/cache.py) by the hash
     of its inputs: the scenario, raglab_core's sources and this file. (That every state's view, rebuilt
-    from it, is compute()'s is tests/test_views.py's check: here it would double the time.)"""
+    from it, is compute()'s is tests/site/test_views.py's check: here it would double the time.)"""
     cached = CACHE / "views" / f"{cache_key(scenario)}.json"
     hit = load(cached)
     if hit is not None:

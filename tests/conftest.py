@@ -11,7 +11,7 @@ import time
 import pytest
 from hypothesis import settings
 
-from . import lanes
+from .support import lanes
 
 # Hypothesis's default 200 ms deadline per example measures the machine, not the code: on a loaded
 # 2-core runner an example of the snapshot's round trip took longer and failed a correct property.
@@ -93,7 +93,7 @@ SHARED_SITE = pytest.StashKey[pathlib.Path]()
 def needs_the_build(item) -> bool:
     """Whether a test reads dist/ or builds (and so wants the build cache warm): the browser tests, the build
     tests, and any test of the built page."""
-    return item.nodeid.startswith(("tests/browser/", "tests/test_build.py")) or "site_dir" in getattr(item, "fixturenames", ())
+    return item.nodeid.startswith(("tests/browser/", "tests/site/test_build.py")) or "site_dir" in getattr(item, "fixturenames", ())
 
 
 def the_build(config) -> BuildAhead | BuiltElsewhere:
@@ -117,7 +117,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """`pytest -n 2` (make test): tests/lanes.py. An explicit `--dist` keeps pytest-xdist's own."""
+    """`pytest -n 2` (make test): tests/support/lanes.py. An explicit `--dist` keeps pytest-xdist's own."""
     return lanes.TwoLanes(config, log) if config.getvalue("dist") == "load" else None
 
 

@@ -12,7 +12,7 @@ twice adds its term twice):
 BEIR's reports use [2]_. The idf is Lucene's (never negative) and the term
 weight has no ``(k1 + 1)`` factor, as in Lucene since version 8 [1]_; Kamphuis
 et al. compare these variants [3]_, and ``bm25s`` [4]_ implements them
-(``tests/test_corpus_bm25.py`` checks the scores against it, which works in
+(``tests/core/corpus/test_corpus_bm25.py`` checks the scores against it, which works in
 single precision). Lengths are exact token counts: Lucene itself stores a
 document's length lossily, in one byte, so its scores differ slightly from
 this formula; ``bm25s`` does not. Only chunks that share a token with the query are

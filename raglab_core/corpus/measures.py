@@ -21,7 +21,7 @@ document that contains it whole: ``chunk.start <= span.start`` and
 * ``CharRecall@k``, ``CharPrecision@k``, ``CharIoU@k`` (:func:`character_scores`):
   Chroma's token-free measures [1]_, exactly as its
   ``BaseEvaluation._scores_from_dataset_and_retrievals`` computes them with
-  ``retrieve = k`` (``tests/test_corpus_measures.py`` runs that code). With
+  ``retrieve = k`` (``tests/core/corpus/test_corpus_measures.py`` runs that code). With
   ``U`` the characters of the top ``k`` chunks (per document), ``E`` those of
   the spans and ``|E ∩ U|`` counted once:
 

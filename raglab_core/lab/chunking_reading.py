@@ -10,7 +10,7 @@ What it holds:
   and for anyone who prefers reading.
 
 Every number a reading quotes is an output's text or is computed here from the
-same values; tests/test_lab.py and tests/test_evidence_view.py check them
+same values; tests/core/lab/test_lab.py and tests/core/lab/test_evidence_view.py check them
 against the outputs.
 """
 

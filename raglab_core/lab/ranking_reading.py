@@ -15,7 +15,7 @@ What it holds:
   polite live region.
 
 Every number a reading quotes is an output's text or is computed here from the
-same values; tests/test_lab.py checks each of them against the outputs over
+same values; tests/core/lab/test_lab.py checks each of them against the outputs over
 many states. Control error messages live with the rules in
 :mod:`raglab_core.lab.controls`; the chunking panel's sentences in
 :mod:`raglab_core.lab.chunking_reading`.

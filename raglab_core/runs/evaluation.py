@@ -16,7 +16,7 @@ unchecked function of :mod:`raglab_core.metrics` that holds its formula
 functions (``precision_at_k``, ...) call the same ones (:meth:`~raglab_core.runs.measures.Measure.value`).
 
 Conventions, each checked against trec_eval (through ir_measures and
-pytrec_eval) and ranx in ``tests/test_evaluation.py``:
+pytrec_eval) and ranx in ``tests/core/runs/test_evaluation.py``:
 
 * **Ranking.** Documents are ordered by score, descending; ties are broken by
   document id, *descending* in byte (``strcmp``) order, as trec_eval does

@@ -29,7 +29,7 @@ References
 import math
 from typing import NamedTuple
 
-from .evaluation import trec_order
+from .evaluation import KEPT, trec_order
 
 JACCARD_K = 10
 """Jaccard's cut-off: the top 10."""
@@ -37,8 +37,8 @@ JACCARD_K = 10
 RBO_P = 0.9
 """RBO's persistence p (the top 10 carry 86 % of the weight)."""
 
-RBO_DEPTH = 100
-"""RBO looks at each ranking's top 100."""
+RBO_DEPTH = KEPT
+"""RBO looks at each ranking's top 100: the documents each evaluation keeps (:data:`.evaluation.KEPT`)."""
 
 
 def jaccard_at(a, b, k: int = JACCARD_K) -> float:

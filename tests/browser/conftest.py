@@ -7,14 +7,8 @@ import pytest
 
 from raglab_site.devserver import serving
 
-from ..chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
-
-OUTPUT_NAMES = [
-    "precision", "recall", "mrr", "ndcg", "relevant_in_k",
-    "chunks", "indexed_tokens", "duplicated_tokens", "duplication", "stride",
-]
-TEXT_OUTPUTS = ["metrics_reading", "chunking_reading"]
-
+from ..support.chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
+from ..support.lab_page import Lab
 
 @pytest.fixture(scope="session")
 def base_url(site_dir):
@@ -76,3 +70,10 @@ def page(shared_context, base_url, request):
     if cold:
         forget_the_kept_snapshot(shared_context, page, base_url)
     page.close()
+
+
+@pytest.fixture
+def lab(page, base_url):
+    lab = Lab(page, base_url)
+    yield lab
+    assert lab.errors == []

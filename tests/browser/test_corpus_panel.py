@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from raglab_core.corpus.panel import DEFAULT_SWEEP
 
 from ..conftest import ROOT
-from .test_lab import Lab
 
 SAMPLE = ROOT / "site_src" / "data" / "corpus"
 SWEEP = "128:0 256:32 512:64"
@@ -27,13 +26,6 @@ def cli_json():
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
     )
     yield lambda: process.communicate(timeout=120)[0]
-
-
-@pytest.fixture
-def lab(page, base_url):
-    lab = Lab(page, base_url)
-    yield lab
-    assert lab.errors == []
 
 
 def measured(page):

@@ -12,8 +12,8 @@ from raglab_core.runs.session import evaluate_files
 from raglab_core.runs.measures import DEFAULT_MEASURES
 
 from ..conftest import ROOT
-from ..trec_data import big_collection, qrels_lines, run_lines, write_lines
-from .test_lab import Lab
+from ..support.trec_data import big_collection, qrels_lines, run_lines, write_lines
+from ..support.lab_page import Lab, evaluated, raw_cells
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"
 FILES = [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
@@ -27,19 +27,6 @@ def cli_report(*options, files=FILES):
     return json.loads(result.stdout)
 
 
-def raw_cells(page, selector):
-    return page.locator(selector).evaluate_all(
-        "rows => rows.map(row => Array.from(row.querySelectorAll('td[data-raw]'), td => td.dataset.raw))"
-    )
-
-
-@pytest.fixture
-def lab(page, base_url):
-    lab = Lab(page, base_url)
-    yield lab
-    assert lab.errors == []
-
-
 @pytest.fixture(scope="module")
 def panel_page(shared_context, base_url):
     """One page for the bad-file cases: each pastes both inputs anew."""
@@ -49,10 +36,6 @@ def panel_page(shared_context, base_url):
         page.locator(f'[data-slot="{slot}"] summary').click()
     yield page
     page.close()
-
-
-def evaluated(page):
-    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=60_000)
 
 
 def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):

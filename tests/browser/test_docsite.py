@@ -36,9 +36,8 @@ from raglab_site.assets import read_static
 from raglab_site.export import export_files
 
 from ..conftest import ROOT, load_scenario
-from ..servers import HOW_TO_GET_NGINX, find_nginx, nginx_conf
-from .test_hosts import free_port, wait_for_port
-from .test_offline import WAIT_FOR_CONTROL
+from ..support.servers import HOW_TO_GET_NGINX, find_nginx, free_port, nginx_conf, wait_for_port
+from ..support.lab_page import WAIT_FOR_CONTROL
 
 BIN = Path(sys.executable).parent
 # The host site: what a site owner has, plus the exported folder in the nav. No web fonts (Material

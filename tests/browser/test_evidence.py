@@ -4,7 +4,7 @@ from playwright.sync_api import expect
 
 from raglab_core import compute
 
-from .test_lab import Lab
+from ..support.lab_page import Lab
 
 MARKS = """() => {
   const strip = document.querySelector('[data-output="chunk-windows"]');

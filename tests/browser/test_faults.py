@@ -11,6 +11,7 @@ from raglab_site.devserver import serving
 from raglab_site.snapshot import KEPT_CACHE
 
 from ..conftest import load_scenario
+from ..support.lab_page import SNAPSHOT, Lab
 from .conftest import forget_the_kept_snapshot
 
 DEFAULT = compute({"scenario": load_scenario()})
@@ -42,7 +43,6 @@ def throwing_worker(route):
     route.fulfill(status=200, body=b"throw new Error('injected worker failure');", content_type="text/javascript")
 
 
-SNAPSHOT = "**/assets/snapshot.*.bin"
 WASM = "**/pyodide.asm.wasm.bin"  # the runtime's wasm, as the brotli copy the worker decodes
 RUNTIME_FAILED = "No se pudo descargar o iniciar Python"
 # fault: ([(URL pattern, handler), …], the message the page must show)
@@ -130,7 +130,6 @@ def test_a_broken_wasm_copy_fails_the_boot_on_either_host(page, shared_context, 
     ids=["snapshot", "snapshot 404", "snapshot tampered"],
 )
 def test_snapshot_and_fallback_boots_both_compute_what_cpython_computes(page, base_url, pattern, fault, notice):
-    from .test_lab import Lab
 
     if fault:
         page.route(pattern, fault)
@@ -160,7 +159,6 @@ def test_a_snapshot_failing_before_pyodide_instantiates_leaves_the_plain_boot_fr
     (Written for an ordering hole between the abandoned attempt's instantiation and the plain boot's,
     seen once as a hang; these delays did not reproduce it, so this covers the scenario, not that
     hole.)"""
-    from .test_lab import Lab
 
     def late(route):
         time.sleep(1.5)  # the snapshot's 404 has long been answered
@@ -204,7 +202,6 @@ def boot_milestones(page) -> set[str]:
 
 
 def test_a_repeat_visit_restores_the_kept_snapshot_and_computes_what_cpython_computes(page, base_url):
-    from .test_lab import Lab
 
     downloads = []
     page.on("request", lambda request: downloads.append(request.url) if "/snapshot." in request.url else None)
@@ -232,7 +229,6 @@ def test_a_repeat_visit_restores_the_kept_snapshot_and_computes_what_cpython_com
 def test_a_damaged_kept_snapshot_is_not_trusted(page, base_url, kept):
     """A kept copy of the wrong length is ignored (the snapshot is downloaded again); one of the right
     length that Pyodide refuses ends in the plain boot, and is deleted so the next visit is clean."""
-    from .test_lab import Lab
 
     Lab(page, base_url)
     eventually(page, lambda: len(kept_snapshots(page)) == 1)

@@ -13,9 +13,9 @@ from raglab_core.runs.report import beaten
 from raglab_core.runs.trec import parse_run
 
 from ..conftest import ROOT, load_scenario
-from ..firefox import HOW_TO_GET_ONE, find_firefox
-from .conftest import OUTPUT_NAMES
-from .test_many_runs import cli
+from ..support.firefox import HOW_TO_GET_ONE, find_firefox
+from ..support.commands import cli
+from ..support.lab_page import OUTPUT_NAMES
 
 
 def raw_outputs(view, names):

@@ -9,9 +9,7 @@ those tests also runs under the CSP sent as a real header.
 """
 
 import os
-import socket
 import subprocess
-import time
 import urllib.error
 import urllib.request
 
@@ -20,12 +18,12 @@ from playwright.sync_api import expect
 
 from raglab_site.devserver import serving
 
-from ..chromium import CHROMIUM_ARGS, find_test_chromium
+from ..support.chromium import CHROMIUM_ARGS, find_test_chromium
 from ..conftest import ROOT
-from ..servers import BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx, nginx_conf
-from .test_faults import SNAPSHOT
-from .test_lab import Lab
-from .test_offline import WAIT_FOR_CONTROL
+from ..support.lab_page import SNAPSHOT, WAIT_FOR_CONTROL, Lab
+from ..support.servers import (
+    BROTLI_MODULE, HOW_TO_GET_CADDY, HOW_TO_GET_NGINX, find_caddy, find_nginx, free_port, nginx_conf, wait_for_port,
+)
 
 RECIPES = ROOT / "docs" / "hosting"
 SUB_PATH = "/user/lab/"
@@ -36,24 +34,6 @@ SERVER = """    server {{
         server_name _;
 {recipe}
     }}"""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(process, port):
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the server did not start: {process.stderr.read()}") from None
-            time.sleep(0.05)
 
 
 def start_nginx(site_dir, tmp, port):

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from raglab_core import compute
 
 from ..conftest import load_scenario
-from .test_lab import Lab
+from ..support.lab_page import TARGETS, Lab
 
 
 def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
@@ -209,22 +209,6 @@ def test_the_page_height_holds_while_scrolling(page, base_url):
             break
         y += 700
     assert max(heights) <= min(heights) * 1.01, heights
-
-
-TARGETS = """() => {
-  const small = [];
-  for (const node of document.querySelectorAll("button, input, select, summary, textarea, [tabindex]")) {
-    if (node.closest("[hidden]") || node.type === "hidden" || node.hidden) continue;
-    const style = getComputedStyle(node);
-    if (style.display === "none" || style.visibility === "hidden") continue;
-    const box = node.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0) continue;
-    if (box.width < 24 || box.height < 24) {
-      small.push([node.outerHTML.slice(0, 90), Math.round(box.width), Math.round(box.height)]);
-    }
-  }
-  return small;
-}"""
 
 
 def test_every_target_is_24_px_on_a_phone(page, base_url):

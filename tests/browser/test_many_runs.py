@@ -4,9 +4,6 @@ the lettered table, the corrected reading, the query detail of five runs, and do
 One page load: every check runs on the same evaluation (the browser suite's time is counted)."""
 
 import json
-import random
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
@@ -16,23 +13,13 @@ from raglab_core.runs.report import beaten
 from raglab_core.runs.trec import parse_qrels, parse_run
 
 from ..conftest import ROOT
-from .test_data_panel import evaluated, lab, raw_cells  # noqa: F401 (lab: the fixture)
+from ..support.commands import cli
+from ..support.lab_page import TARGETS, evaluated, raw_cells
+from ..support.trec_data import shaken
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"
 MEASURES = "nDCG@10 Judged@10"
 FUSED = "RRF(a, b)"
-
-
-def shaken(source, target, seed):
-    """``source`` with every score moved by a random amount below 0.3: another run, close to it."""
-    draw = random.Random(seed)
-    lines = []
-    for line in source.read_text().splitlines():
-        fields = line.split()
-        fields[4] = repr(float(fields[4]) + draw.random() * 0.3)
-        lines.append(" ".join(fields))
-    target.write_text("\n".join(lines) + "\n")
-    return target
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +28,6 @@ def files(tmp_path_factory):
     return [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt",
             shaken(SAMPLE / "run-bm25.txt", folder / "bm25-ruido.txt", 1),
             shaken(SAMPLE / "run-densa.txt", folder / "densa-ruido.txt", 2)]
-
-
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "raglab_core", *map(str, args)],
-                          capture_output=True, text=True, check=True, cwd=ROOT).stdout
 
 
 def in_background(*commands):
@@ -159,7 +141,6 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     for column, run in zip(columns, runs):
         assert [doc for doc, _ in column] == trec_order(run["q07"], 10)
         assert [grade for _, grade in column] == [str(qrels["q07"].get(doc, "")) for doc, _ in column]
-    from .test_learner import TARGETS
 
     assert page.evaluate(TARGETS) == []
     page.set_viewport_size({"width": 390, "height": 844})

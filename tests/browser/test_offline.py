@@ -10,13 +10,7 @@ import build
 from raglab_site.devserver import serving
 from raglab_site.snapshot import KEPT_CACHE
 
-from .test_lab import Lab
-
-WAIT_FOR_CONTROL = """() => new Promise(resolve => {
-    if (navigator.serviceWorker.controller) return resolve(true);
-    navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
-})"""
-
+from ..support.lab_page import WAIT_FOR_CONTROL, Lab
 
 KEPT = KEPT_CACHE  # worker.js's decoded snapshot, which sw.js leaves alone
 

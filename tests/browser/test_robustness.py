@@ -8,8 +8,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from ..conftest import load_scenario
-from ..test_hostile import BROWSER_CASES, CHUNKING, RANKING, VALID
-from .test_lab import Lab
+from ..support.hostile import BROWSER_CASES, CHUNKING, RANKING, VALID
+from ..support.lab_page import Lab
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
@@ -22,7 +22,7 @@ def hostile_lab(shared_context, base_url):
     page.close()
 
 
-# The whole matrix of 42 hostile values runs in CPython (tests/test_hostile.py); these cases, one of each
+# The whole matrix of 42 hostile values runs in CPython (tests/core/lab/test_hostile.py); these cases, one of each
 # kind, show that the page passes the text to Python as typed and writes what it says.
 @pytest.mark.parametrize("field, value", BROWSER_CASES, ids=[f"{f}={v!r}" for f, v in BROWSER_CASES])
 def test_hostile_input_gets_a_message_and_breaks_nothing(hostile_lab, field, value):

@@ -13,7 +13,7 @@ from raglab_core.runs.evaluation import trec_order
 from raglab_core.runs.trec import parse_qrels, parse_run
 
 from ..conftest import ROOT
-from .test_data_panel import evaluated, lab, raw_cells  # noqa: F401 (lab: the fixture)
+from ..support.lab_page import TARGETS, evaluated, raw_cells
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"
 MEASURES = "nDCG@10 AP@100"
@@ -99,7 +99,6 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
                 assert item.get_attribute("data-shared") == str(item.get_attribute("data-doc") in tops[0] and
                                                                 item.get_attribute("data-doc") in tops[1]).lower()
     # Every target of the result (downloads, query buttons, the checkbox) is 24 px, on a phone too.
-    from .test_learner import TARGETS
 
     assert page.evaluate(TARGETS) == []
     page.set_viewport_size({"width": 390, "height": 844})

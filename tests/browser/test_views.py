@@ -4,7 +4,7 @@ Every request for Python's runtime is aborted here, so whatever the page shows a
 comes from the table. The values are checked against trec_eval (pytrec_eval) on a set of states
 drawn at random, with the rerank done here, and, whole, against raglab_core.compute in CPython.
 (ranx, which compiles its measures with numba for about 25 s on a fresh install, checks the same
-exponential nDCG in tests/test_evaluation.py.)
+exponential nDCG in tests/core/runs/test_evaluation.py.)
 """
 
 import gzip
@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from raglab_core import compute
 
 from ..conftest import load_scenario
-from .test_lab import DOM_STATE, expected_dom
+from ..support.lab_page import DOM_STATE, expected_dom
 
 PYTHON = ["**/pyodide/**", "**/assets/snapshot.*.bin", "**/*.whl", "**/assets/brotli-*/**"]
 TABLE = "**/assets/views.*.bin"

@@ -1,0 +1,161 @@
+"""raglab_core's layers (DESIGN §2): the kernel, ``lab/`` and ``runs/``, and which may import which.
+
+- the kernel (the package root) imports neither subpackage; only the package's face (``__init__``),
+  the command line (``__main__``) and the Pyodide edge (``browser``) may import both;
+- ``lab`` never imports ``runs``, and ``runs`` never imports ``lab``;
+- ``corpus`` may import the kernel and ``runs``.
+
+Imports are read from the source (``ast``), relative or absolute, at any depth (inside functions too).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parents[2] / "raglab_core"
+EDGES = {"__init__", "__main__", "browser"}
+FORBIDDEN = {"kernel": {"lab", "runs", "corpus"}, "lab": {"runs", "corpus"}, "runs": {"lab", "corpus"},
+             "corpus": {"lab"}}
+
+
+def layer(module: str) -> str:
+    """``"lab"``, ``"runs"``, ``"corpus"``, ``"kernel"``, or ``"edge"`` for a dotted name inside raglab_core."""
+    first = module.split(".")[0]
+    if first in ("lab", "runs", "corpus"):
+        return first
+    return "edge" if first in EDGES else "kernel"
+
+
+def imported(path: Path, source: str) -> set:
+    """The raglab_core layers ``source`` (the module at ``path``) imports, as top-level names inside the package."""
+    package = path.relative_to(CORE).with_suffix("").parts[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                target = base + (node.module.split(".") if node.module else [])
+                names = [target + [alias.name] for alias in node.names] if not node.module else [target]
+            elif node.module and node.module.split(".")[0] == "raglab_core":
+                target = node.module.split(".")[1:]
+                names = [target + [alias.name] for alias in node.names] if not target else [target]
+            else:
+                continue
+            found |= {name[0] for name in names if name}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[1] for alias in node.names
+                      if alias.name.startswith("raglab_core.") and len(alias.name.split(".")) > 1}
+    return found
+
+
+def violations(path: Path, source: str) -> list:
+    module = ".".join(path.relative_to(CORE).with_suffix("").parts)
+    own = layer(module)
+    if own == "edge":
+        return []
+    return sorted(f"{module} imports {other}" for other in imported(path, source) if other in FORBIDDEN[own])
+
+
+MODULES = sorted(CORE.rglob("*.py"))
+
+
+def test_the_layers_exist():
+    assert {"lab", "runs"} <= {path.parent.name for path in MODULES}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(CORE)))
+def test_imports_flow_kernel_from_lab_and_runs_never_between(path):
+    assert violations(path, path.read_text("utf-8")) == []
+
+
+@pytest.mark.parametrize("where, line", [
+    ("metrics.py", "from .runs import measures"),
+    ("formatting.py", "from raglab_core.lab import compute"),
+    ("lab/strip.py", "from ..runs.evaluation import trec_order"),
+    ("lab/compute.py", "    from raglab_core.runs import panel"),
+    ("runs/report.py", "from ..lab import controls"),
+    ("runs/measures.py", "from .. import lab"),
+    ("runs/sanity.py", "import raglab_core.lab.form"),
+])
+def test_a_forbidden_import_fails(where, line):
+    path = CORE / where
+    source = path.read_text("utf-8") + "\n\ndef _added():\n" + ("    " + line.strip()) + "\n"
+    assert violations(path, source), f"{line!r} in {where} was not caught"
+
+
+def test_the_edges_may_import_both():
+    assert violations(CORE / "browser.py", "from .lab import compute\nfrom .runs.trec import parse_run\n") == []
+
+
+
+def test_the_page_imports_nothing_only_the_command_line_runs():
+    """warm_up imports every module the page may run, for the snapshot: the command line's
+    modules, and argparse with them, stay out of it (raglab_core.browser.COMMAND_LINE_ONLY)."""
+    import subprocess
+    import sys
+
+    script = ("import sys, raglab_core.browser as b; b.warm_up(); "
+              "print(sorted(set(sys.modules) & (b.COMMAND_LINE_ONLY | {'argparse'})))")
+    out = subprocess.run([sys.executable, "-c", script], cwd=CORE.parent, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def exercise_corpus(browser) -> None:
+    """Run «Tu corpus» once through ``browser`` (:mod:`raglab_core.browser`), on two configurations of a
+    two-document corpus: a query in detail, the downloads. Its source runs in a fresh interpreter after
+    ``warm_up``, to find what it imports; it imports nothing itself but ``json``, which the bridge has."""
+    import json
+
+    corpus = browser.CorpusBridge(json.dumps({"corpus": ["c.jsonl"], "queries": "q.tsv", "evidence": "s.jsonl",
+                                              "sweep": "2:0 3:1", "at": "1,2"}), lambda fraction, text: None)
+    texts = {"corpus/0": '{"_id": "d", "title": "Gatos", "text": "el gato duerme en la alfombra"}\n{"_id": "e", "text": "x"}',
+             "queries": "q1\tgato alfombra\nq2\tperro", "evidence": '{"query_id": "q1", "doc_id": "d", "start": 3, "end": 7}'}
+    while slot := corpus.next():
+        corpus.feed(texts[slot]), corpus.end()
+    corpus.prepare()
+    while corpus.step():
+        pass
+    corpus.finish(), corpus.detail("q1", 0, 1), corpus.download("json"), corpus.download("chunks", 1)
+    corpus.download("chunk-run", 0), corpus.download("document-run", 1)
+
+
+def test_the_corpus_code_added_on_first_use_needs_nothing_the_snapshot_lacks(tmp_path):
+    """«Tu corpus»'s Python is left out of the snapshot and added from the wheel when first used
+    (browser.add_on_first_use): after warm_up, running it imports only its own modules, since the
+    restored page has no standard library archive to import others from."""
+    import inspect
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, raglab_core.browser as b\n"
+        "b.warm_up()\n"
+        "before = set(sys.modules)\n"
+        "assert not any(m.startswith(b.ON_FIRST_USE) for m in before), 'in the snapshot'\n"
+        + inspect.getsource(exercise_corpus) +
+        "exercise_corpus(b)\n"
+        "print(sorted(m for m in set(sys.modules) - before if not m.startswith(b.ON_FIRST_USE + '.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=CORE.parent, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() in ("[]", "['raglab_core.corpus']"), out.stdout
+
+
+def test_add_on_first_use_unpacks_only_the_corpus_package_after_checking_the_wheel(tmp_path):
+    import hashlib
+    import io
+    import zipfile
+
+    from raglab_core.browser import add_on_first_use
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as wheel:
+        for name in ("raglab_core/__init__.py", "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py"):
+            wheel.writestr(name, "x = 1\n")
+    data = buffer.getvalue()
+    assert add_on_first_use(data, hashlib.sha256(data).hexdigest(), str(tmp_path)) == 2
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py")) == [
+        "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py"]
+    with pytest.raises(ValueError, match="SHA-256"):
+        add_on_first_use(data[:-1], hashlib.sha256(data).hexdigest(), str(tmp_path))
