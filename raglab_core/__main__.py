@@ -7,10 +7,11 @@
         [--weights w1,w2,...] [--depth 1000] [--tag NAME]
     python -m raglab_core chunks CORPUS QUERIES [--spans F] [--qrels F] [--sweep "C:O …"] [--json] …
 
-Each command's body lives with its domain: ``eval`` in :mod:`raglab_core.runs.cli`, ``fuse`` in
-:mod:`raglab_core.runs.fuse_command`, ``chunks`` in :mod:`raglab_core.corpus.cli`. This module
-only parses the command line and hands it over. Exit status: 0 on success, 1 when an input file is
-malformed, 2 for usage errors and unreadable files.
+Each command lives with its domain, in a module named after it: ``eval`` in
+:mod:`raglab_core.runs.eval_command`, ``fuse`` in :mod:`raglab_core.runs.fuse_command`, ``chunks`` in
+:mod:`raglab_core.corpus.chunks_command`; what they share (argument types, how a command fails) is
+:mod:`raglab_core.command_line`'s. This module only parses the command line and hands it over.
+Exit status: 0 on success, 1 when an input file is malformed, 2 for usage errors and unreadable files.
 
 >>> args = build_parser().parse_args(["eval", "qrels.txt", "run.txt", "--measures", "nDCG@10"])
 >>> args.command, args.qrels, args.run, args.measures
@@ -20,9 +21,8 @@ malformed, 2 for usage errors and unreadable files.
 import argparse
 import sys
 
-from .corpus import cli as chunks_command
-from .runs import cli as eval_command
-from .runs import fuse_command
+from .corpus import chunks_command
+from .runs import eval_command, fuse_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,23 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact retrieval measures for your own runs (trec_eval conventions, ir_measures names).",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    eval_command.add_parser(commands, _at_least)
+    eval_command.add_parser(commands)
     fuse_command.add_parser(commands)
-    chunks_command.add_parser(commands, _at_least)
+    chunks_command.add_parser(commands)
     return parser
-
-
-def _at_least(minimum):
-    def whole(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {value}")
-        return value
-
-    return whole
 
 
 def main(argv=None) -> int:

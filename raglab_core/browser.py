@@ -1,7 +1,12 @@
 """The bridge the page's Web Worker calls under Pyodide: JSON text in, JSON text out.
 
-Keeping it here, in the core, means the worker holds no Python of its own and the
-build-time memory snapshot (``snapshot.mjs``) captures exactly what the page runs.
+Every call the worker makes into raglab_core goes through here: :func:`compute_json` for the lab,
+and one :class:`StreamBridge` per panel that streams the reader's files (:class:`EvaluationBridge`
+for «Tus datos», :class:`CorpusBridge` for «Tu corpus»). Keeping it in the core means the
+build-time memory snapshot (``snapshot.mjs``, after :func:`warm_up`) captures exactly what the
+page runs. The worker's own Python is a few lines of set-up, not of the lab: on a boot without
+the snapshot, ``INSTALL_WHEEL`` in ``worker.js`` checks the core's wheel (SHA-256) and unpacks it
+into site-packages, as :func:`add_on_first_use` does for «Tu corpus» after a snapshot boot.
 """
 
 import json
@@ -44,14 +49,15 @@ def compute_json(state_json: str) -> str:
 # The modules only the command line runs, left out of the page's snapshot (and argparse with them:
 # tests/test_layout.py checks that no other module imports them).
 COMMAND_LINE_ONLY = frozenset({
-    "raglab_core.__main__", "raglab_core.runs.cli", "raglab_core.runs.fuse_command", "raglab_core.corpus.cli",
+    "raglab_core.__main__", "raglab_core.command_line", "raglab_core.runs.eval_command",
+    "raglab_core.runs.fuse_command", "raglab_core.corpus.chunks_command",
 })
 
 
 # «Tu corpus»'s Python is not in the page's snapshot: the worker adds it from the core's wheel on the
 # first measurement (add_on_first_use). The standard library modules it needs must be in the
 # snapshot, which restores with no standard library archive (tests/test_layout.py checks this list
-# against what exercise_corpus imports, and add_on_first_use's own).
+# against what running «Tu corpus» once imports, and add_on_first_use's own).
 ON_FIRST_USE = "raglab_core.corpus"
 ON_FIRST_USE_NEEDS = ("array", "csv", "encodings.utf_32_le", "gc", "hashlib", "heapq", "io", "site", "zipfile")
 
@@ -158,22 +164,6 @@ def warm_up() -> int:
     return len(sys.modules)
 
 
-def exercise_corpus() -> None:
-    """Run «Tu corpus» once, on two configurations of a two-document corpus: a query in detail, the
-    downloads. (tests/test_layout.py runs it after :func:`warm_up` to find what it imports.)"""
-    corpus = CorpusBridge(json.dumps({"corpus": ["c.jsonl"], "queries": "q.tsv", "evidence": "s.jsonl",
-                                      "sweep": "2:0 3:1", "at": "1,2"}), lambda fraction, text: None)
-    texts = {"corpus/0": '{"_id": "d", "title": "Gatos", "text": "el gato duerme en la alfombra"}\n{"_id": "e", "text": "x"}',
-             "queries": "q1\tgato alfombra\nq2\tperro", "evidence": '{"query_id": "q1", "doc_id": "d", "start": 3, "end": 7}'}
-    while slot := corpus.next():
-        corpus.feed(texts[slot]), corpus.end()
-    corpus.prepare()
-    while corpus.step():
-        pass
-    corpus.finish(), corpus.detail("q1", 0, 1), corpus.download("json"), corpus.download("chunks", 1)
-    corpus.download("chunk-run", 0), corpus.download("document-run", 1)
-
-
 def _failure(error, slot=None) -> str:
     """A failed evaluation as JSON: the Spanish message, and a bad file's problems as a list; ``slot``: the
     file being read (``"qrels"``, ``"A"``, ``"B"``), so that the page ties the message to its input."""
@@ -196,16 +186,15 @@ def evaluate_json(request_json: str, progress=None) -> str:
     >>> json.loads(evaluate_json('{"qrels": {"name": "q", "text": ""}, "runs": []}'))["ok"]
     False
     """
-    from .runs.panel import evaluate_files
+    from .runs.session import evaluate_files
 
     try:
         request = json.loads(request_json)
         if not isinstance(request, dict):
             raise LabError.page("La petición debe ser un objeto JSON.")
-        panel = evaluate_files(
-            request.get("qrels"), request.get("runs"), request.get("measures"), request.get("ties") or "double", progress,
-            request.get("complete") is True,
-        )
+        panel = evaluate_files(request.get("qrels"), request.get("runs"), measures=request.get("measures"),
+                               ties=request.get("ties") or "double", progress=progress,
+                               complete=request.get("complete") is True)
     except (LabError, json.JSONDecodeError) as error:
         return _failure(error)
     except Exception:  # noqa: BLE001 (a bug: reported as one)
@@ -213,46 +202,49 @@ def evaluate_json(request_json: str, progress=None) -> str:
     return json.dumps({"ok": True, "panel": panel}, allow_nan=False)
 
 
-class EvaluationBridge:
-    """:class:`raglab_core.runs.panel.EvaluationSession` for the worker, which streams files into it.
+class StreamBridge:
+    """A panel's session (a :class:`raglab_core.runs.stream.StreamSession`) for the worker, which streams files
+    into it: the one bridge every panel's is.
 
     The worker only asks and passes text: ``while (slot = bridge.next())``, it streams that file into
-    :meth:`feed` (until it answers ``true``) and calls :meth:`end` (or :meth:`unreadable`); then
-    :meth:`finish` answers JSON text, ``{"ok": true, "panel": …}`` or :func:`_failure`'s
-    ``{"ok": false, "message", "problems"?}``. No Python exception crosses into JavaScript: after a
-    failure, :meth:`next` answers ``None`` and :meth:`finish` the failure. ``progress(fraction, text)``
-    hears how far the evaluation is, in Spanish.
-
-    >>> session = EvaluationBridge('{"measures": "nDCG@10 XYZ", "runs": ["a"]}')
-    >>> session.next() is None, json.loads(session.finish())["message"][:25]
-    (True, 'Medida no admitida: «XYZ»')
+    :meth:`feed` (until it answers ``true``) and calls :meth:`end` (or :meth:`unreadable`,
+    :meth:`undecodable`); then :meth:`finish` answers JSON text, ``{"ok": true, "panel": …}`` or
+    :func:`_failure`'s ``{"ok": false, "message", "problems"?, "field", "slot"?}``. No Python exception
+    crosses into JavaScript: after a failure, every call answers ``None`` (``true`` for :meth:`feed`: stop)
+    and :meth:`finish` the failure. ``progress(fraction, text)`` hears how far the session is, in Spanish.
+    A panel's bridge names its session (:meth:`open_session`) and adds what the panel asks once it is finished.
     """
 
-    def __init__(self, settings_json: str, progress=None):
-        from .runs.panel import EvaluationSession
-
+    def __init__(self, request_json: str, progress=None):
         self.failure = None
+        self.session = None
         try:
-            self.session = EvaluationSession(json.loads(settings_json), progress)
+            self.session = self.open_session(json.loads(request_json), progress)
         except (LabError, json.JSONDecodeError) as error:
             self.failure = _failure(error)
         except Exception:  # noqa: BLE001 (a bug: reported as one)
             self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
 
+    def open_session(self, request, progress):  # pragma: no cover - each panel's bridge has its own
+        """The panel's session for ``request`` (the JSON the worker sent, read)."""
+        raise NotImplementedError
+
     def _call(self, work, otherwise=None):
+        """``work()``'s answer, or ``otherwise`` once the session has failed (the failure kept, tied to the file
+        being read)."""
         if self.failure:
             return otherwise
         slot = self.session.slot
         try:
             return work()
         except LabError as error:
-            self.failure = _failure(error, slot)
+            self.failure = _failure(error, self.session.blamed(slot))
         except Exception:  # noqa: BLE001 (a bug: reported as one)
             self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
         return otherwise
 
     def next(self) -> str | None:
-        """The file to read now, from its start: ``"qrels"``, ``"A"``, ``"B"``, …; ``None`` when done or failed."""
+        """The file to read now, from its start (its slot); ``None`` when done or failed."""
         return self._call(lambda: self.session.next())
 
     def feed(self, text: str, done=None) -> bool:
@@ -267,11 +259,6 @@ class EvaluationBridge:
         """The file being read could not be read as UTF-8 text (``detail``: the browser's reason)."""
         self._call(lambda: self.session.unreadable(detail))
 
-    def finish(self) -> str:
-        """The panel: ``{"ok": true, "panel": …}`` or the failure."""
-        answer = self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish()}, allow_nan=False))
-        return answer or self.failure
-
     def undecodable(self, details_json: str) -> None:
         """The file being read is not UTF-8: the failure says what it looks like, where, and how to save it
         as UTF-8 (:mod:`raglab_core.runs.decoding`). ``details_json``: ``{"head": [bytes], "data": [bytes], "base",
@@ -283,19 +270,36 @@ class EvaluationBridge:
             data = bytes(details["data"])
             found = first_bad_byte(data, details.get("skip", 0))
             offset, byte = (details["base"] + found[0], found[1]) if found else (details["base"] + len(data), None)
-            self.session.reading.undecodable(bytes(details["head"]), offset, byte)
+            self.session.undecodable(bytes(details["head"]), offset, byte)
 
         self._call(failed)
+
+    def finish(self) -> str:
+        """The panel: ``{"ok": true, "panel": …}`` or the failure."""
+        answer = self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish()}, allow_nan=False))
+        return answer or self.failure
+
+
+class EvaluationBridge(StreamBridge):
+    """:class:`raglab_core.runs.session.EvaluationSession` for the worker: the files are ``"qrels"``, ``"A"``,
+    ``"B"``, …; once finished, a pair (:meth:`pair`), a query (:meth:`detail`) and the downloads (:meth:`download`).
+
+    >>> session = EvaluationBridge('{"measures": "nDCG@10 XYZ", "runs": ["a"]}')
+    >>> session.next() is None, json.loads(session.finish())["message"][:25]
+    (True, 'Medida no admitida: «XYZ»')
+    """
+
+    def open_session(self, request, progress):
+        from .runs.session import EvaluationSession
+
+        return EvaluationSession(request, progress)
 
     def pair(self, baseline: int, candidate: int) -> str:
         """Once finished (three runs or more): two runs compared in detail, ``{"ok": true, "comparison": …}``
         (:func:`raglab_core.runs.panel.pair_view`), or ``{"ok": false, "message"}`` for a pair that is not one.
         A refused pair does not end the session."""
-        from .runs.panel import pair_view
-
         try:
-            return json.dumps({"ok": True, "comparison": pair_view(self.session.report, baseline, candidate)},
-                              allow_nan=False)
+            return json.dumps({"ok": True, "comparison": self.session.pair(baseline, candidate)}, allow_nan=False)
         except LabError as error:
             return json.dumps({"ok": False, "field": error.field, "message": str(error)})
 
@@ -321,69 +325,22 @@ class EvaluationBridge:
         return self._call(lambda: json.dumps(saved()))
 
 
-
-class CorpusBridge:
-    """:class:`raglab_core.corpus.panel.CorpusSession` for the worker, as :class:`EvaluationBridge` is for «Tus datos».
-
-    The worker streams each file :meth:`next` names into :meth:`feed` and calls :meth:`end` (or
-    :meth:`undecodable`, :meth:`unreadable`); then :meth:`prepare`, :meth:`step` until it answers ``null``
-    (each answer: one configuration's row, as JSON) and :meth:`finish`. Every answer is JSON text; no Python
-    exception crosses into JavaScript: after a failure, :meth:`next` and :meth:`step` answer ``None`` and
-    :meth:`finish` the failure (``{"ok": false, "message", "problems"?, "field", "slot"}``).
+class CorpusBridge(StreamBridge):
+    """:class:`raglab_core.corpus.session.CorpusSession` for the worker: the files are ``"corpus/0"``, …,
+    ``"queries"``, ``"evidence"``, ``"qrels"``, ``"chunks"``, ``"run"`` (a failure names the input, ``"corpus"``
+    for each of the corpus's files); after them, :meth:`prepare`, :meth:`step` until it answers ``null`` (each
+    answer: one configuration's row, as JSON) and :meth:`finish`; once finished, a query (:meth:`detail`) and the
+    downloads (:meth:`download`). After a failure :meth:`prepare` and :meth:`step` answer ``None`` too.
 
     >>> bridge = CorpusBridge('{"corpus": ["c.jsonl"], "evidence": "s.jsonl", "sweep": "8:9"}')
     >>> bridge.next() is None, json.loads(bridge.finish())["field"]
     (True, 'sweep')
     """
 
-    def __init__(self, request_json: str, progress=None):
-        from .corpus.panel import CorpusSession
+    def open_session(self, request, progress):
+        from .corpus.session import CorpusSession
 
-        self.failure = None
-        self.session = None
-        try:
-            self.session = CorpusSession(json.loads(request_json), progress)
-        except (LabError, json.JSONDecodeError) as error:
-            self.failure = _failure(error)
-        except Exception:  # noqa: BLE001 (a bug: reported as one)
-            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
-
-    def _call(self, work, otherwise=None):
-        if self.failure:
-            return otherwise
-        slot = self.session.slot
-        try:
-            return work()
-        except LabError as error:
-            self.failure = _failure(error, slot and self.session.field(slot))
-        except Exception:  # noqa: BLE001 (a bug: reported as one)
-            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
-        return otherwise
-
-    def next(self) -> str | None:
-        """The file to read now (``"corpus/0"``, …, ``"queries"``, ``"evidence"``, ``"chunks"``, ``"run"``)."""
-        return self._call(lambda: self.session.next())
-
-    def feed(self, text: str, done=None) -> bool:
-        return self._call(lambda: self.session.feed(text, done), otherwise=True)
-
-    def end(self) -> None:
-        self._call(lambda: self.session.end())
-
-    def unreadable(self, detail: str) -> None:
-        self._call(lambda: self.session.unreadable(detail))
-
-    def undecodable(self, details_json: str) -> None:
-        """As :meth:`EvaluationBridge.undecodable`."""
-
-        def failed():
-            details = json.loads(details_json)
-            data = bytes(details["data"])
-            found = first_bad_byte(data, details.get("skip", 0))
-            offset, byte = (details["base"] + found[0], found[1]) if found else (details["base"] + len(data), None)
-            self.session.undecodable(bytes(details["head"]), offset, byte)
-
-        self._call(failed)
+        return CorpusSession(request, progress)
 
     def prepare(self) -> str | None:
         """Tokenize the corpus: its summary as JSON, or ``None`` after a failure."""
@@ -398,11 +355,6 @@ class CorpusBridge:
 
         return self._call(stepped)
 
-    def finish(self) -> str:
-        """The panel: ``{"ok": true, "panel": …}`` or the failure."""
-        answer = self._call(lambda: json.dumps({"ok": True, "panel": self.session.finish()}, allow_nan=False))
-        return answer or self.failure
-
     def detail(self, qid: str, first: int, second: int) -> str:
         """Once finished: a query in detail, ``{"ok": true, "detail": …}`` or ``{"ok": false, "message"}``."""
         try:
@@ -411,7 +363,8 @@ class CorpusBridge:
             return json.dumps({"ok": False, "message": str(error)})
 
     def download(self, kind: str, index: int = 0) -> str:
-        """Once finished: ``{"ok": true, "name", "type", "text"}`` (:meth:`CorpusSession.download`)."""
+        """Once finished: ``{"ok": true, "name", "type", "text"}``
+        (:meth:`raglab_core.corpus.session.CorpusSession.download`)."""
         try:
             return json.dumps({"ok": True, **self.session.download(kind, int(index))})
         except (LabError, ValueError) as error:

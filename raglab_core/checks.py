@@ -1,4 +1,4 @@
-"""Argument checks shared by the metric and chunking functions.
+"""Argument checks shared by the kernel and the domains (metrics, chunking, evidence, reranking, statistics).
 
 Every check raises :class:`~raglab_core.errors.LabError` with a code whose
 message states the requirement, never ``assert`` (which ``python -O`` removes).

@@ -1,20 +1,26 @@
 """The page's own words: what it says about itself rather than about the reader's values, in Spanish.
 
 One home for the sentences the page's scripts show, which must exist before Python runs, so the
-build writes them into the page's configuration (``lab_config``); ``boot.js``, ``worker.js``,
-``lab.js`` and ``data.js`` pick one and show it, and format nothing themselves:
+build writes them into the page's configuration (``lab_config``, from :func:`page_texts`);
+``boot.js``, ``worker.js``, ``lab.js``, ``data.js`` and ``corpus.js`` pick one and show it, and
+format nothing themselves:
 
 - :func:`status_texts`, the status line and live region of the lab (``lab_config.texts``);
 - :func:`boot_texts` and :func:`worker_texts`, what the worker says while Python loads and when the
   page itself fails (``lab_config.workerTexts``), with the download's sizes (:func:`download_steps`,
   :func:`data_saver_notice`);
-- :func:`data_panel_words` and :func:`reading_progress`, the «Tus datos» panel's status sentences.
+- :func:`data_panel_words` and :func:`corpus_panel_words`, the «Tus datos» and «Tu corpus» scripts' status
+  sentences;
+- the panels' progress sentences, which their sessions (:mod:`raglab_core.runs.session`,
+  :mod:`raglab_core.corpus.session`) send with the progress bar's fraction: :func:`reading_progress`,
+  :func:`fusion_progress` and the others of «Tus datos», :func:`corpus_reading_progress` and the others of
+  «Tu corpus».
 
 The sentences about the reader's values (readings, notes, warnings) live with what they read, in
-:mod:`raglab_core.lab` and :mod:`raglab_core.runs`.
+:mod:`raglab_core.lab`, :mod:`raglab_core.runs` and :mod:`raglab_core.corpus`.
 """
 
-from .formatting import decimal
+from .formatting import decimal, integer
 
 
 # --- the page's status line --------------------------------------------------------------
@@ -113,33 +119,6 @@ def data_saver_notice(runtime_bytes: int) -> str:
             f"Python (unos {megabytes(runtime_bytes)} MB) se descargará cuando uses un control.")
 
 
-def reading_progress(slot: str, again: bool, done: int | None = None, size: int | None = None) -> str:
-    """The «Tus datos» status line while a file is read: ``slot`` is ``"qrels"``, ``"A"`` or ``"B"``;
-    ``again`` when a run is read a second time because its queries are not grouped; ``done`` and
-    ``size`` (bytes) for a file from disk.
-
-    >>> reading_progress("qrels", False)
-    'Leyendo y evaluando los qrels…'
-    >>> reading_progress("B", True, 1_500_000, 80_000_000)
-    'Leyendo y evaluando el run B de nuevo: sus consultas no están agrupadas (1,5 de 80,0 MB)…'
-    """
-    what = "los qrels" if slot == "qrels" else f"el run {slot}"
-    why = " de nuevo: sus consultas no están agrupadas" if again else ""
-    where = f" ({of_size(done, size)})" if done is not None and size is not None else ""
-    return f"Leyendo y evaluando {what}{why}{where}…"
-
-
-def fusion_progress(slot: str, done: int | None = None, size: int | None = None) -> str:
-    """The «Tus datos» status line while a run is read again, whole, for the fused run: ``slot`` is the run's
-    (``"A"``, ``"B"``, …); ``done`` and ``size`` (bytes) for a file from disk.
-
-    >>> fusion_progress("A"), fusion_progress("C", 2_000_000, 4_000_000)
-    ('Leyendo de nuevo el run A para fusionarlo…', 'Leyendo de nuevo el run C para fusionarlo (2,0 de 4,0 MB)…')
-    """
-    where = f" ({of_size(done, size)})" if done is not None and size is not None else ""
-    return f"Leyendo de nuevo el run {slot} para fusionarlo{where}…"
-
-
 WHAT_TO_DO = "Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio."
 """What a reader can do when Python could not load: said after each boot failure."""
 
@@ -148,7 +127,7 @@ def boot_texts() -> dict:
     """Every sentence the worker says while it loads Python, by name: its progress steps, what it
     recovered from, and each failure with :data:`WHAT_TO_DO`. They must exist before Python runs, so
     the build puts them in ``lab_config.workerTexts`` and ``boot.js`` hands them to the worker in its
-    "init" message (with :mod:`raglab_core.browser`'s own).
+    "boot-start" message (with :mod:`raglab_core.browser`'s own).
 
     >>> boot_texts()["wheel_failed"]
     'No se pudo descargar el núcleo de cálculo. Ves los valores calculados al publicar la página. Recarga la página; si el problema sigue, avisa a quien publica el sitio.'
@@ -190,7 +169,7 @@ INTERNAL_EVALUATION_FAILURE = (
 
 def worker_texts() -> dict:
     """Every sentence worker.js says, by name (the build's ``lab_config.workerTexts``, which reaches the worker
-    in its "init" message): the boot's (:func:`boot_texts`), and the page's own failure when Python fails
+    in its "boot-start" message): the boot's (:func:`boot_texts`), and the page's own failure when Python fails
     without an answer (``compute_failed``, ``evaluate_failed``).
 
     >>> sorted(worker_texts())[:3]
@@ -259,6 +238,162 @@ def corpus_panel_words() -> dict:
         "stale": "Cambiaron los datos o los ajustes: pulsa «Medir» para actualizar los resultados.",
         "carried": "Añadida la configuración {name} del panel de chunking.",
     }
+
+
+# --- the panels' progress ------------------------------------------------------------------
+# What a panel's session says while it works, beside the progress bar's fraction (the worker passes it on).
+
+
+def reading_progress(slot: str, again: bool, done: int | None = None, size: int | None = None) -> str:
+    """The «Tus datos» status line while a file is read: ``slot`` is ``"qrels"``, ``"A"`` or ``"B"``;
+    ``again`` when a run is read a second time because its queries are not grouped; ``done`` and
+    ``size`` (bytes) for a file from disk.
+
+    >>> reading_progress("qrels", False)
+    'Leyendo y evaluando los qrels…'
+    >>> reading_progress("B", True, 1_500_000, 80_000_000)
+    'Leyendo y evaluando el run B de nuevo: sus consultas no están agrupadas (1,5 de 80,0 MB)…'
+    """
+    what = "los qrels" if slot == "qrels" else f"el run {slot}"
+    why = " de nuevo: sus consultas no están agrupadas" if again else ""
+    where = f" ({of_size(done, size)})" if done is not None and size is not None else ""
+    return f"Leyendo y evaluando {what}{why}{where}…"
+
+
+def fusion_progress(slot: str, done: int | None = None, size: int | None = None) -> str:
+    """The «Tus datos» status line while a run is read again, whole, for the fused run: ``slot`` is the run's
+    (``"A"``, ``"B"``, …); ``done`` and ``size`` (bytes) for a file from disk.
+
+    >>> fusion_progress("A"), fusion_progress("C", 2_000_000, 4_000_000)
+    ('Leyendo de nuevo el run A para fusionarlo…', 'Leyendo de nuevo el run C para fusionarlo (2,0 de 4,0 MB)…')
+    """
+    where = f" ({of_size(done, size)})" if done is not None and size is not None else ""
+    return f"Leyendo de nuevo el run {slot} para fusionarlo{where}…"
+
+
+def fused_progress(name: str) -> str:
+    """The «Tus datos» status line once the runs read again are fused, while the fused run is evaluated.
+
+    >>> fused_progress("rrf de A y B")
+    'Evaluando el run fusionado «rrf de A y B»…'
+    """
+    return f"Evaluando el run fusionado «{name}»…"
+
+
+def permutations_text(count: int) -> str:
+    """How many permutations the randomization test draws.
+
+    >>> permutations_text(10_000).replace("\u00a0", " ")
+    '10 000 permutaciones'
+    """
+    return f"{integer(count)} permutaciones"
+
+
+TABLES_PROGRESS = "Preparando las tablas…"
+"""The «Tus datos» status line once the comparisons are done (or with one run, none to do)."""
+
+
+def comparing_progress(runs: int) -> str:
+    """The «Tus datos» status line as the comparisons of ``runs`` runs begin.
+
+    >>> comparing_progress(2), comparing_progress(3), comparing_progress(1)
+    ('Comparando B con A…', 'Comparando los runs por pares…', 'Preparando las tablas…')
+    """
+    return "Comparando B con A…" if runs == 2 else "Comparando los runs por pares…" if runs > 2 else TABLES_PROGRESS
+
+
+def comparison_progress(measure: str, index: int, count: int, permutations: int, *, pair=None, position: int = 0,
+                        pairs: int = 1) -> str:
+    """The «Tus datos» status line while measure ``index`` (from 0) of ``count`` is tested; with more than one
+    pair, ``pair`` is ``(baseline, candidate)`` (letters), pair ``position`` (from 0) of ``pairs``.
+
+    >>> comparison_progress("nDCG@10", 0, 2, 10_000).replace("\u00a0", " ")
+    'Comparando B con A: nDCG@10 (1 de 2, 10 000 permutaciones)…'
+    >>> comparison_progress("RR", 1, 2, 500, pair=("A", "C"), position=1, pairs=3)
+    'Comparando C con A (par 2 de 3): RR (2 de 2, 500 permutaciones)…'
+    """
+    tested = f"{measure} ({index + 1} de {count}, {permutations_text(permutations)})"
+    if pairs == 1:
+        return f"Comparando B con A: {tested}…"
+    baseline, candidate = pair
+    return f"Comparando {candidate} con {baseline} (par {position + 1} de {pairs}): {tested}…"
+
+
+def intervals_progress(resamples: int) -> str:
+    """The «Tus datos» status line while the bootstrap draws the confidence intervals.
+
+    >>> intervals_progress(1_000)
+    'Calculando los intervalos de confianza (1000 remuestreos)…'
+    """
+    return f"Calculando los intervalos de confianza ({integer(resamples)} remuestreos)…"
+
+
+CORPUS_INPUTS = {"queries": "las consultas", "evidence": "la evidencia", "qrels": "los qrels", "chunks": "tus chunks",
+                 "run": "tu run"}
+"""«Tu corpus»' inputs as its progress names them (any other: the corpus)."""
+
+
+def corpus_reading_progress(field: str, name: str) -> str:
+    """The «Tu corpus» status line while the file ``name`` of input ``field`` is read.
+
+    >>> corpus_reading_progress("queries", "q.tsv"), corpus_reading_progress("corpus", "a.txt")
+    ('Leyendo las consultas («q.tsv»)…', 'Leyendo el corpus («a.txt»)…')
+    """
+    return f"Leyendo {CORPUS_INPUTS.get(field, 'el corpus')} («{name}»)…"
+
+
+TOKENIZING_PROGRESS = "Troceando el corpus en tokens…"
+"""The «Tu corpus» status line while the corpus is cut into tokens, once."""
+
+
+def own_run_progress(run: str) -> str:
+    """The «Tu corpus» status line while your own chunks are measured with your run (its file's name).
+
+    >>> own_run_progress("bge.txt")
+    'Midiendo tus chunks con tu run «bge.txt»…'
+    """
+    return f"Midiendo tus chunks con tu run «{run}»…"
+
+
+def indexing_progress(config: str) -> str:
+    """The «Tu corpus» status line as configuration ``config`` (``C:O``) is chunked and indexed.
+
+    >>> indexing_progress("256:32")
+    'Indexando 256:32…'
+    """
+    return f"Indexando {config}…"
+
+
+def queries_progress(done: int, total: int, config: str) -> str:
+    """The «Tu corpus» status line while configuration ``config`` answers its queries.
+
+    >>> queries_progress(20, 1_200, "256:32")
+    'Consultas 20 de 1200 (256:32)'
+    """
+    return f"Consultas {integer(done)} de {integer(total)} ({config})"
+
+
+def config_intervals_progress(config: str, resamples: int) -> str:
+    """The «Tu corpus» status line while the bootstrap draws configuration ``config``'s intervals.
+
+    >>> config_intervals_progress("256:32", 1_000)
+    'Intervalos de confianza de 256:32 (1000 remuestreos)…'
+    """
+    return f"Intervalos de confianza de {config} ({integer(resamples)} remuestreos)…"
+
+
+def baseline_progress(baseline: str, config: str | None = None, measure: str | None = None) -> str:
+    """The «Tu corpus» status line as the configurations are compared with the ``baseline``, and while
+    ``config`` is, in ``measure``.
+
+    >>> baseline_progress("256:32")
+    'Comparando cada configuración con 256:32 (línea base)…'
+    >>> baseline_progress("256:32", "512:64", "EvidenceRecall@5")
+    'Comparando 512:64 con 256:32 (línea base): EvidenceRecall@5…'
+    """
+    if config is None:
+        return f"Comparando cada configuración con {baseline} (línea base)…"
+    return f"Comparando {config} con {baseline} (línea base): {measure}…"
 
 
 def page_texts(runtime_bytes: int) -> dict:

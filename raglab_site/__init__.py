@@ -1,11 +1,26 @@
-"""The site generator's parts, beside build.py (which reads as the pipeline only).
+"""The site generator's parts, beside build.py (which reads as the pipeline only), one line each.
 
+Sources to pages:
 - ``markdown_math``: Markdown with LaTeX formulas rendered to MathML at build time.
-- ``runtime``: the browser runtime (Pyodide's files, the core's wheel).
-- ``snapshot``: the Pyodide memory snapshot: its making, its format, its entry in the page's configuration.
+- ``templates``: the strict Jinja2 environment; its errors name the template's file and line.
+- ``views``: the build-time view table: Python's view of every state the ranking's sliders reach.
+- ``corpus_site``: the «Tu corpus» panel's part: its sample's files and its entry in the page's configuration.
+- ``export``: ``build.py export DIR``, the lab as a page of a Material for MkDocs or Zensical site.
+
+The browser runtime:
+- ``runtime``: Pyodide's files as the page loads them, the brotli decoder, the core's wheel.
+- ``snapshot``: the Pyodide memory snapshot: its making (``snapshot.mjs``, in Node), its format, its configuration.
+- ``wasm``: the data segments a wasm module writes into its memory, which the snapshot is XORed against.
+
+Files and hosts:
 - ``assets``: content-hashed names, integrity digests, the atomic write of dist/.
+- ``minify``: the page's scripts and stylesheet minified by esbuild, nothing renamed.
+- ``compression``: the precompressed ``.br``/``.gz`` copies beside each compressible file.
 - ``headers``: the response headers every host should send, written to ``dist/_headers``.
-- ``devserver``: the development server and file watcher behind ``build.py serve`` and the tests.
+- ``cache``: the build cache shared by every clone: slow, deterministic results kept by content hash.
+- ``devserver``: the dev server and watcher of ``build.py serve``, tests and benchmarks; a host that does not compress.
+
+Here: :class:`BuildError`, what every part raises for a problem in the sources.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 It lives in the user's cache folder (``$XDG_CACHE_HOME/raglab``, else ``~/.cache/raglab``) or in
 ``$RAGLAB_CACHE``, so that every clone and worktree of the project shares it, as uv and npm share
-theirs: a fresh clone's first build then skips the work (about 30 s of CPU: compressing Pyodide's
+theirs: a fresh clone's first build then skips the work (about a minute of CPU: compressing Pyodide's
 runtime, making the snapshot, computing the view table) when an earlier one did it with the same
 inputs. Every key is the hash of everything the result depends on, so sharing cannot serve a stale
 entry. Entries unused for ``KEEP_DAYS`` are deleted when a new one is stored beside them.

@@ -2,7 +2,9 @@
 Zensical site's ``docs/`` (DESIGN §4.11; docs/publishing.md, «Inside a documentation site»).
 
 ``DIR/index.md`` is a page of the host site: the content's title, description and keywords in its
-front matter, a Spanish introduction (what the site's search indexes), and the lab in an iframe.
+front matter, its Spanish introduction (``intro``: what the site's search indexes), its sentence that
+links to the lab's own page (``own_page``), and the lab in an iframe. Every word of it comes from the
+content's front matter (site_src/content/index.md); this module writes none.
 ``DIR/app/`` is the build, byte for byte what ``build.py`` writes to ``dist/``.
 
 Why files and an iframe. Zensical reads ``mkdocs.yml`` but ignores the plugins it does not
@@ -41,6 +43,10 @@ DEFAULT_HEIGHT = 14200
 PAGE_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
 # What marks a folder as an earlier export, which a new one may replace.
 MARK = "<!-- Written by raglab's `build.py export`:"
+# The front matter's keys export needs, beyond those build.py's read_page requires.
+TEXTS = ("title", "description", "keywords", "intro", "own_page")
+# `own_page`'s link: its words between [ ] (not followed by "(", which would be a Markdown link).
+LINK = re.compile(r"\[([^\[\]]+)\](?!\()")
 
 
 def app_base(base: str | None) -> str:
@@ -75,10 +81,18 @@ def page_markdown(page: dict, base: str | None = None, palette_sync: bool = True
         f"{MARK} run it again instead of editing. -->\n\n"
         f"{page['intro'].strip()}\n\n"
         # Its own page holds the state in its URL (the frame's URL is not the reader's).
-        f'<a href="{escape(src)}">Abre el laboratorio en su propia página</a>: su dirección guarda el '
-        "estado de los controles, para enlazarlo o volver a él.\n\n"
+        f"{own_page_link(page['own_page'], src)}\n\n"
         f"{frame}\n"
     )
+
+
+def own_page_link(sentence: str, src: str) -> str:
+    """The content's ``own_page`` sentence, its words between [ ] made a link to the lab at ``src``.
+
+    >>> own_page_link("[Open the lab on its own page]: its address keeps the state.", "/lab/app/")
+    '<a href="/lab/app/">Open the lab on its own page</a>: its address keeps the state.'
+    """
+    return LINK.sub(lambda match: f'<a href="{escape(src)}">{escape(match.group(1))}</a>', sentence.strip(), count=1)
 
 
 def export_files(site: dict[str, bytes], page: dict, base: str | None = None, palette_sync: bool = True) -> dict[str, bytes]:
@@ -106,9 +120,12 @@ def check_replaceable(out: Path) -> None:
 def read_export_page(read_page: Callable[[Path], dict], content: Path) -> dict:
     """The content's front matter (build.py's ``read_page``), with the text export writes above the lab."""
     page = read_page(content)
-    for key in ("title", "description", "keywords", "intro"):
+    for key in TEXTS:
         if not isinstance(page.get(key), str) or not page[key].strip():
             raise BuildError(content, f"front matter is missing: {key} (a text: build.py export writes it into index.md)", 2)
+    if len(LINK.findall(page["own_page"])) != 1:
+        raise BuildError(content, "front matter: own_page must hold one link's words between [ ] "
+                                  "(build.py export links them to the lab's own page)", 2)
     return page
 
 

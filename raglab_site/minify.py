@@ -1,5 +1,6 @@
-"""The page's own scripts and stylesheet as dist/ ships them: comments and whitespace taken out by
-esbuild (npm, pinned in package.json), nothing renamed, so a stack trace still names our functions.
+"""The page's own scripts and stylesheet as dist/ ships them: comments and whitespace taken out and
+the syntax shortened by esbuild (npm, pinned in package.json), nothing renamed, so a stack trace
+still names our functions.
 
 A host that does not compress sends every byte of them (what this saves: docs/performance.md,
 «The runtime's wasm, decoded by the page»). The sources keep their comments; the build checks

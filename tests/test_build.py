@@ -15,6 +15,7 @@ import yaml
 
 import build
 from raglab_site import runtime
+from raglab_site.assets import subresource_integrity
 from raglab_site.devserver import serving
 from raglab_site.runtime import PYODIDE_FILES, WASM, WASM_COPY
 from raglab_site.templates import HTML_ENTITY
@@ -134,9 +135,14 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     html = (dist / "index.html").read_text("utf-8")
 
     tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>|<link\b[^>]*\brel=\"stylesheet\"[^>]*>", html)
-    assert len(tags) >= 2  # lab.js, data.js (the stylesheet is inline)
+    # The panels' scripts are injected on first use (boot.js) from the page's configuration, digests included.
+    config = json.loads(re.search(r'<script type="application/json" id="lab-config">(.*?)</script>', html, re.DOTALL).group(1))
+    lazy = {entry["url"]: entry["integrity"] for scripts in config["panelScripts"].values() for entry in scripts}
+    assert len(tags) + len(lazy) >= 2  # lab.js; panel-kit.js, data.js, corpus.js (the stylesheet is inline)
     for tag in tags:
         assert 'integrity="sha384-' in tag, tag
+    for url, integrity in lazy.items():
+        assert integrity.startswith("sha384-") and integrity == subresource_integrity((dist / url).read_bytes()), url
     # The inline scripts (boot.js, frame.js) and the one inline stylesheet (lab.css) are allowed by
     # the SHA-256 of their exact text, in the CSP's script-src and style-src.
     import base64
@@ -211,6 +217,7 @@ BAD_SOURCES = {
     ),
     "missing worker": (lambda s: (s / "static/worker.js").unlink(), "static/worker.js: missing asset"),
     "missing data worker": (lambda s: (s / "static/data-worker.js").unlink(), "static/data-worker.js: missing asset"),
+    "missing panel kit": (lambda s: (s / "static/panel-kit.js").unlink(), "static/panel-kit.js: missing asset"),
     "invalid scenario": (
         lambda s: edit(s / "data/scenario.json", '"grade": 3', '"grade": 7'),
         "data/scenario.json: invalid scenario at scenario.documents[3].grade",
@@ -221,7 +228,7 @@ BAD_SOURCES = {
         "scenario.defaults.solape",
     ),
     "bad formula": (lambda s: edit(s / "content/index.md", r"\frac{\text{rel}_k}{k}", r"\frac{\nosuchcmd_k}{k}"),
-                    "content/index.md:44: cannot convert formula"),
+                    "content/index.md:49: cannot convert formula"),
     "unbalanced formula": (lambda s: edit(s / "content/index.md", r"\right\rceil", ""), "ExtraLeftOrMissingRightError"),
 }
 

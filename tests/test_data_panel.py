@@ -1,4 +1,4 @@
-"""raglab_core.runs.panel and the worker bridge: the panel's numbers are the CLI's report."""
+"""raglab_core.runs.session, raglab_core.runs.panel and the worker bridge: the panel's numbers are the CLI's report."""
 
 import json
 import subprocess
@@ -8,7 +8,8 @@ import pytest
 
 from raglab_core import LabError
 from raglab_core.browser import EvaluationBridge, evaluate_json
-from raglab_core.runs.panel import EvaluationSession, evaluate_files, panel_view
+from raglab_core.runs.panel import panel_view
+from raglab_core.runs.session import EvaluationSession, evaluate_files
 
 from raglab_core.runs.measures import DEFAULT_MEASURES, parse_measures
 from raglab_core.runs.evaluation import evaluate_run

@@ -112,7 +112,7 @@ def test_an_internal_error_is_the_pages_failure_not_an_invalid_state(monkeypatch
     refused = json.loads(browser.compute_json("not json"))
     assert "internal" not in refused and refused["text"].startswith("Estado no válido: ")
 
-    monkeypatch.setattr("raglab_core.runs.panel.evaluate_files", broken)
+    monkeypatch.setattr("raglab_core.runs.session.evaluate_files", broken)
     failed = json.loads(evaluate_json(json.dumps({"qrels": {}, "runs": []})))
     assert failed["internal"] is True and failed["message"].startswith("La página falló al evaluar")
 

@@ -133,3 +133,19 @@ def test_a_content_without_an_introduction_is_refused(site, tmp_path, capsys):
     status = export.main([str(tmp_path / "lab")], lambda: site, build.read_page, content)
     assert status == 1 and "front matter is missing: intro" in capsys.readouterr().err
     assert not (tmp_path / "lab").exists()
+
+
+@pytest.mark.parametrize("change, said", [
+    (("\nown_page:", "\nown_page_old:"), "index.md:2: front matter is missing: own_page"),
+    (("[Abre el laboratorio en su propia página]", "Abre el laboratorio en su propia página"),
+     "index.md:2: front matter: own_page must hold one link's words between [ ]"),
+])
+def test_a_content_without_the_sentence_that_links_the_labs_own_page_is_refused(site, tmp_path, capsys, change, said):
+    """The link's sentence is the content's (`own_page`): without it, or without its link, the file and field are named."""
+    content = tmp_path / "index.md"
+    text = CONTENT.read_text("utf-8")
+    assert change[0] in text
+    content.write_text(text.replace(*change), "utf-8")
+    status = export.main([str(tmp_path / "lab")], lambda: site, build.read_page, content)
+    assert status == 1 and said in capsys.readouterr().err
+    assert not (tmp_path / "lab").exists()

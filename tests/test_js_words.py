@@ -4,7 +4,7 @@ page shows comes from raglab_core, through the page's ``lab_config`` or the work
 This scans the string literals (and template literals' fixed parts) of every JavaScript file the site
 ships, comments left out, for text that reads as a sentence for the user; and the code for number
 formatting. A sentence that must exist before Python runs is worded by Python at build time
-(``lab_config``); one the worker says reaches it in its "init" message.
+(``lab_config``); one the worker says reaches it in its "boot-start" message.
 """
 
 import re
@@ -176,4 +176,5 @@ def test_no_words_or_number_formatting_in_shipped_javascript(path):
 
 def test_every_shipped_script_is_scanned():
     names = {path.name for path in SHIPPED}
-    assert {"lab.js", "data.js", "worker.js", "data-worker.js", "boot.js", "sw.js.j2"} <= names
+    assert {"lab.js", "data.js", "corpus.js", "panel-kit.js", "worker.js", "worker-kit.js", "data-worker.js",
+            "corpus-worker.js", "boot.js", "sw.js.j2"} <= names

@@ -89,7 +89,7 @@ def test_two_runs_keep_the_comparison_with_p_value_adjusted_equal_to_p_value(cap
 
 
 def test_the_table_letters_the_runs_each_run_beats(three):
-    from raglab_core.runs.cli import format_table
+    from raglab_core.runs.eval_command import format_table
 
     _, report = three
     identical = build_report([(name, evaluate_run({"q": {"d": 1}}, {"q": {"d": 1.0}}, "P@1")) for name in "ab"])[0]
@@ -124,7 +124,7 @@ def test_each_pair_says_how_different_its_rankings_are(capsys):
 
 
 def test_the_query_detail_still_shows_ten_documents_per_run():
-    from raglab_core.runs.panel import EvaluationSession
+    from raglab_core.runs.session import EvaluationSession
 
     files = {"qrels": "qrels.txt", "A": "run-bm25.txt", "B": "run-densa.txt"}
     session = EvaluationSession({"qrels": "qrels.txt", "runs": ["run-bm25.txt", "run-densa.txt"]})

@@ -12,7 +12,7 @@ import pytest
 
 from raglab_core.__main__ import main
 from raglab_core.browser import EvaluationBridge
-from raglab_core.runs.panel import evaluate_files
+from raglab_core.runs.session import evaluate_files
 from raglab_core.runs.evaluation import evaluate_run, trec_order
 from raglab_core.runs.statistics import EXACT_LIMIT, bootstrap_intervals, exact_randomization_test, randomization_test
 from raglab_core.runs.report import build_report

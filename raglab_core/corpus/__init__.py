@@ -13,7 +13,15 @@ Each module holds one concept, as pure functions over plain data (DESIGN §4.9):
 * :mod:`~raglab_core.corpus.bm25`: BM25 (Lucene's variant) over the chunks, and the runs;
 * :mod:`~raglab_core.corpus.measures`: the evidence measures (ceiling, EvidenceRecall, Chroma's character measures);
 * :mod:`~raglab_core.corpus.exchange`: chunks as JSONL (export, and your own chunker's back);
-* :mod:`~raglab_core.corpus.evaluate`: one configuration, measured end to end.
+* :mod:`~raglab_core.corpus.evaluate`: one configuration, measured end to end;
+* :mod:`~raglab_core.corpus.sweep`: several configurations, each compared with a baseline (the JSON report);
+* :mod:`~raglab_core.corpus.sanity`: the warnings on a sweep, said before any conclusion;
+* :mod:`~raglab_core.corpus.chunks_command`: the ``chunks`` command;
+* the «Tu corpus» panel: its session (:mod:`~raglab_core.corpus.session`: the files read in the worker,
+  measured and compared) and its view (:mod:`~raglab_core.corpus.panel`: the table, the plot, the readings).
+
+It imports the kernel and :mod:`raglab_core.runs` (its readers, its evaluator and statistics, the
+panels' session base), never :mod:`raglab_core.lab`.
 
 >>> from raglab_core.corpus import tokens
 >>> tokens.tokenize("Hola, RAG.")

@@ -120,7 +120,7 @@ class QuestionsReader(LineReader):
             if span.start < 0:
                 self.problem(number, "not_offset", key="start_index", value=span.start)
                 continue
-            if check_span(self, number, self.documents, None, span, item["content"]) and not first.seen(
+            if check_span(self, number, span, documents=self.documents, given=item["content"]) and not first.seen(
                 self, number, span
             ):
                 found.append(span)

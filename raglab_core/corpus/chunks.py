@@ -108,4 +108,5 @@ def chunk_table(corpus, chunk: int, overlap: int) -> ChunkTable:
         lasts.extend(map(min, range(chunk, count * step + chunk, step), repeat(length)))
         chunk_ids.extend(map(f"{doc_id}#".__add__, map(str, range(count))))
     by_document.append(len(documents))
-    return ChunkTable(corpus, chunk, overlap, documents, firsts, lasts, chunk_ids, by_document)
+    return ChunkTable(corpus=corpus, chunk=chunk, overlap=overlap, documents=documents, firsts=firsts, lasts=lasts,
+                      chunk_ids=chunk_ids, by_document=by_document)

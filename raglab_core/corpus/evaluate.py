@@ -123,8 +123,8 @@ def prepare(documents: dict, queries: dict, spans=()) -> Prepared:
     document not in the corpus are left out, and counted in ``outside``)."""
     corpus = tokenize_corpus((doc_id, document.body) for doc_id, document in documents.items())
     terms = {qid: query_terms(text, corpus.vocabulary) for qid, text in queries.items()}
-    return Prepared(documents, corpus, Positions(corpus), queries, terms, body_spans(spans, documents),
-                    outside_spans(spans, documents))
+    return Prepared(documents=documents, corpus=corpus, positions=Positions(corpus), queries=queries, terms=terms,
+                    evidence=body_spans(spans, documents), outside=outside_spans(spans, documents))
 
 
 @dataclass
@@ -168,7 +168,7 @@ def max_passage(chunk_run: dict, document_of, ordered=None) -> dict:
     return run
 
 
-def evaluate_runs(name, chunk_spans: dict, chunk_run: dict, evidence: dict, cuts=CUTS, qrels=None,
+def evaluate_runs(name, chunk_spans: dict, chunk_run: dict, evidence: dict, *, cuts=CUTS, qrels=None,
                   measures=None, footprint=None, chunk=None, overlap=None, ceiling_index=None,
                   document_of=None, ordered=None) -> Evaluation:
     """Measure a chunk run over chunks ``chunk_spans`` (``{chunk_id: (doc, start, end)}``, body characters).
@@ -210,11 +210,12 @@ def evaluate_runs(name, chunk_spans: dict, chunk_run: dict, evidence: dict, cuts
             per_query.setdefault(qid, {}).update(zip(documents.names, values))
         mean.update(zip(documents.names, documents.mean))
         names = names + list(documents.names)
-    return Evaluation(name, chunk, overlap, footprint, names, dict(sorted(per_query.items())), mean, chunk_run,
-                      document_run, documents)
+    return Evaluation(name=name, chunk=chunk, overlap=overlap, footprint=footprint, names=names,
+                      per_query=dict(sorted(per_query.items())), mean=mean, chunk_run=chunk_run,
+                      document_run=document_run, documents=documents)
 
 
-def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1, b: float = B,
+def evaluate_config(prepared: Prepared, chunk: int, overlap: int, *, k1: float = K1, b: float = B,
                     depth: int = DEPTH, cuts=CUTS, qrels=None, measures=None, progress=None) -> Evaluation:
     """Chunk, index, retrieve and measure one configuration ``chunk:overlap`` (see the module's docstring).
 
@@ -227,13 +228,14 @@ def evaluate_config(prepared: Prepared, chunk: int, overlap: int, k1: float = K1
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _evaluate_config(prepared, chunk, overlap, k1, b, depth, cuts, qrels, measures, progress)
+        return _evaluate_config(prepared, chunk, overlap, k1=k1, b=b, depth=depth, cuts=cuts, qrels=qrels,
+                                measures=measures, progress=progress)
     finally:
         if enabled:
             gc.enable()
 
 
-def _evaluate_config(prepared, chunk, overlap, k1, b, depth, cuts, qrels, measures, progress) -> Evaluation:
+def _evaluate_config(prepared, chunk, overlap, *, k1, b, depth, cuts, qrels, measures, progress) -> Evaluation:
     table = chunk_table(prepared.corpus, chunk, overlap)
     index = Bm25(table, prepared.positions, k1, b)
     ids = table.chunk_ids
@@ -264,12 +266,13 @@ def _evaluate_config(prepared, chunk, overlap, k1, b, depth, cuts, qrels, measur
                    for number in measured | evidence_chunks}
     ceiling_index = ChunkSpans(chunk_spans[ids[number]] for number in evidence_chunks)
     documents = {ids[number]: doc_ids[table.documents[number]] for number in retrieved}
-    return evaluate_runs(table.name, chunk_spans, chunk_run, prepared.evidence, cuts, qrels, measures,
-                         table.footprint(), chunk, overlap, ceiling_index, documents.__getitem__,
-                         {qid: list(scores) for qid, scores in chunk_run.items()})
+    return evaluate_runs(table.name, chunk_spans, chunk_run, prepared.evidence, cuts=cuts, qrels=qrels,
+                         measures=measures, footprint=table.footprint(), chunk=chunk, overlap=overlap,
+                         ceiling_index=ceiling_index, document_of=documents.__getitem__,
+                         ordered={qid: list(scores) for qid, scores in chunk_run.items()})
 
 
-def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, cuts=CUTS, qrels=None,
+def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, *, cuts=CUTS, qrels=None,
                         measures=None, chunks_name: str = "chunks", run_name: str = "run") -> Evaluation:
     """Measure your own chunks (``{chunk_id: (doc, start, end)}``, as
     :func:`~raglab_core.corpus.exchange.read_chunks` reads them) and a run over them
@@ -281,8 +284,8 @@ def evaluate_chunks_run(prepared: Prepared, chunk_spans: dict, chunk_run: dict, 
             if chunk_id not in chunk_spans:
                 raise LabError("chunk_unknown", field="run", run=run_name, chunk=chunk_id, qid=qid,
                                chunks=chunks_name)
-    return evaluate_runs(run_name, chunk_spans, chunk_run, prepared.evidence, cuts, qrels, measures,
-                         chunks_footprint(prepared, chunk_spans))
+    return evaluate_runs(run_name, chunk_spans, chunk_run, prepared.evidence, cuts=cuts, qrels=qrels,
+                         measures=measures, footprint=chunks_footprint(prepared, chunk_spans))
 
 
 def chunks_footprint(prepared: Prepared, chunk_spans: dict) -> Footprint:

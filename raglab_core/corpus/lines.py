@@ -2,9 +2,10 @@
 
 The readers of :mod:`raglab_core.corpus` take text, never paths: the command
 line feeds a file's chunks (:func:`raglab_core.runs.decoding.read_text_chunks`),
-the page feeds the text the browser read. :class:`LineReader` splits the
-chunks into numbered lines (a line may straddle two chunks), skips blank
-lines, and collects problems as :mod:`raglab_core.runs.trec` does: the first
+the page feeds the text the browser read. :class:`LineReader`, a
+:class:`raglab_core.runs.trec.TextReader` as the qrels and run readers are,
+splits the chunks into numbered lines (a line may straddle two chunks), skips
+blank lines, and collects problems as those readers do: the first
 :data:`~raglab_core.runs.trec.MAX_REPORTED` with their line numbers, then a count.
 :meth:`LineReader.close` returns the plain data read, or raises one
 :class:`~raglab_core.runs.trec.TrecFormatError` (a :class:`~raglab_core.errors.LabError`)
@@ -23,7 +24,7 @@ listing them, in English (``render("en")``) or Spanish (``str``).
 
 import json
 
-from ..runs.trec import Problem, TrecFormatError, _Problems
+from ..runs.trec import Problem, TextReader, TrecFormatError
 
 
 def excerpt(value, limit: int = 60) -> str:
@@ -36,7 +37,7 @@ def excerpt(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class LineReader:
+class LineReader(TextReader):
     """Numbered, non-blank lines from text fed in chunks; subclasses read each in :meth:`line`.
 
     ``name`` names the file in messages; ``field`` (a class attribute) is
@@ -45,28 +46,17 @@ class LineReader:
     line ends) is dropped from every line.
     """
 
-    field = ""
-
     def __init__(self, name: str):
-        self.name = name
-        self.problems = _Problems(name, self.field)
-        self.number = 0
-        self.carry = ""
+        super().__init__(name)
         self.result = None
 
-    def feed(self, text: str) -> None:
-        """The next chunk of the file's text."""
-        lines = (self.carry + text).split("\n")
-        self.carry = lines.pop()
+    def lines(self, lines) -> None:
         for text in lines:
-            self._next(text)
-
-    def _next(self, text):
-        self.number += 1
-        if text.endswith("\r"):
-            text = text[:-1]
-        if text.strip():
-            self.line(self.number, text)
+            self.number += 1
+            if text.endswith("\r"):
+                text = text[:-1]
+            if text.strip():
+                self.line(self.number, text)
 
     def line(self, number: int, text: str) -> None:  # pragma: no cover - each reader has its own
         raise NotImplementedError
@@ -81,9 +71,7 @@ class LineReader:
 
     def close(self):
         """End the text: the data read, or :class:`~raglab_core.runs.trec.TrecFormatError` with every problem."""
-        if self.carry:
-            carry, self.carry = self.carry, ""
-            self._next(carry)
+        self.end_text()
         self.problems.raise_if_any()
         result = self.finish()
         self.problems.raise_if_any()

@@ -51,7 +51,7 @@ class Span(NamedTuple):
     end: int
 
 
-def _counted_in(text: str, start: int, end: int, given: str, encoding: str, width: int):
+def _counted_in(text: str, start: int, end: int, given: str, *, encoding: str, width: int):
     """Code point offsets of ``given`` if ``start:end`` locate it in ``text`` encoded as ``encoding``
     (``width`` bytes per unit), else ``None``."""
     data = text.encode(encoding)
@@ -76,7 +76,7 @@ def text_problem(text: str, start: int, end: int, given: str):
         return None
     details = {"start": start, "end": end}
     for code, encoding, width in (("span_text_utf16", "utf-16-le", 2), ("span_text_utf8", "utf-8", 1)):
-        fixed = _counted_in(text, start, end, given, encoding, width)
+        fixed = _counted_in(text, start, end, given, encoding=encoding, width=width)
         if fixed is not None:
             return code, {**details, "fixed_start": fixed[0], "fixed_end": fixed[1]}
     found = text.find(given) if given else -1
@@ -85,7 +85,7 @@ def text_problem(text: str, start: int, end: int, given: str):
     return "span_text", {**details, "given": given, "found": text[start:end]}
 
 
-def check_span(reader: LineReader, number: int, documents, queries, span: Span, given=None) -> bool:
+def check_span(reader: LineReader, number: int, span: Span, *, documents, queries=None, given=None) -> bool:
     """Is ``span`` (of line ``number``) for an existing query (when ``queries`` is given), inside its document,
     and is ``given`` (when not ``None``) its text? Problems are noted on ``reader``. A span whose document is
     not in the corpus is kept (``True``) unchecked, its line and document noted in ``reader.outside``."""
@@ -156,7 +156,7 @@ class SpansReader(LineReader):
         if None in values:
             return
         span = Span(*values)
-        if check_span(self, number, self.documents, self.queries, span, given) and not self.first.seen(
+        if check_span(self, number, span, documents=self.documents, queries=self.queries, given=given) and not self.first.seen(
             self, number, span
         ):
             self.result.append(span)

@@ -71,7 +71,7 @@ def parse_sweep(text: str) -> list:
     return found
 
 
-def sweep(prepared, configs, k1: float = K1, b: float = B, depth: int = DEPTH, cuts=CUTS, qrels=None,
+def sweep(prepared, configs, *, k1: float = K1, b: float = B, depth: int = DEPTH, cuts=CUTS, qrels=None,
           measures=None, progress=None) -> list:
     """Each configuration ``(C, O)`` of ``configs`` measured on ``prepared``: a list of
     :class:`~raglab_core.corpus.evaluate.Evaluation`. ``progress(index, name, done, total)`` hears each query."""
@@ -79,7 +79,8 @@ def sweep(prepared, configs, k1: float = K1, b: float = B, depth: int = DEPTH, c
     for index, (chunk, overlap) in enumerate(configs):
         told = progress and (lambda done, total, index=index, name=config_name(chunk, overlap):
                              progress(index, name, done, total))
-        results.append(evaluate_config(prepared, chunk, overlap, k1, b, depth, cuts, qrels, measures, told))
+        results.append(evaluate_config(prepared, chunk, overlap, k1=k1, b=b, depth=depth, cuts=cuts, qrels=qrels,
+                                       measures=measures, progress=told))
     return results
 
 
@@ -116,7 +117,7 @@ def report_queries(results) -> list:
     return sorted(set().union(*(result.per_query for result in results))) if results else []
 
 
-def report(prepared, results, baseline: int = 0, k1: float = K1, b: float = B, depth: int = DEPTH,
+def report(prepared, results, baseline: int = 0, *, k1: float = K1, b: float = B, depth: int = DEPTH,
            permutations: int = PERMUTATIONS, seed: int = SEED, resamples: int = RESAMPLES, configs=None,
            progress=None) -> dict:
     """The sweep as ``chunks --json`` prints it (DESIGN §4.9); ``baseline``: the index of the baseline in ``results``.
@@ -129,7 +130,7 @@ def report(prepared, results, baseline: int = 0, k1: float = K1, b: float = B, d
     if configs is None:
         configs = [config_json(result, queries, resamples, seed) for result in results]
     pairs = [(baseline, index) for index in range(len(results)) if index != baseline]
-    compared = compare_all(runs, permutations, seed, progress, resamples, pairs) if pairs else {}
+    compared = compare_all(runs, permutations, seed, progress=progress, resamples=resamples, pairs=pairs) if pairs else {}
     names = results[baseline].names if results else []
     adjusted = {name: dict(zip(compared, holm([c.metrics[name].p_value for c in compared.values()]))) for name in names}
     comparisons = [pair_json(results[i].name, results[j].name, comparison, {name: adjusted[name][(i, j)] for name in names})

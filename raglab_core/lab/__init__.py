@@ -10,7 +10,8 @@ page shows, every number and sentence of it; the modules below are its parts:
 - :mod:`.ranking_reading` and :mod:`.chunking_reading`, the panels' Spanish sentences.
 
 It imports the kernel (:mod:`raglab_core.metrics`, :mod:`raglab_core.chunking`,
-:mod:`raglab_core.evidence`, ...), never :mod:`raglab_core.runs`.
+:mod:`raglab_core.evidence`, ...), never another domain (:mod:`raglab_core.runs`,
+:mod:`raglab_core.corpus`), and no domain imports it.
 
 >>> view = compute(default_state({"query": "q", "grade_labels": ["0", "1", "2", "3"], "documents": [
 ...     {"id": f"d{i}", "title": f"Doc {i}", "grade": i % 4, "first_stage_score": 10 - i, "reranker_score": i}

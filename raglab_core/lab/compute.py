@@ -100,7 +100,8 @@ def compute(state) -> dict:
     ev = _evidence(values)
     outputs.update(_evidence_outputs(values, fp, ev))
     outputs["metrics_reading"] = _text_output(
-        ranking_reading.metrics_reading(scenario, grades, judged, order, values, controls["total"], outputs)
+        ranking_reading.metrics_reading(scenario, grades, judged, order, values=values,
+                                        total_control=controls["total"], outputs=outputs)
     )
     outputs["chunking_reading"] = _text_output(chunking_reading.chunking_reading(values, outputs, fp, ev))
     rows = _ranking_rows(scenario, grades, order, values)
@@ -339,7 +340,8 @@ def _ranking_rows(scenario, grades, order, values) -> list[dict]:
         in_k = k is not None and rank <= k
         relevant = threshold is not None and grade is not None and grade >= threshold
         cut_k, cut_rerank = rank == k, depth is not None and rank == min(depth, len(order))
-        flags_label, cut_label = ranking_reading.ranking_flags(k, in_k, relevant, reranked, cut_k, cut_rerank)
+        flags_label, cut_label = ranking_reading.ranking_flags(k, in_k=in_k, relevant=relevant, reranked=reranked,
+                                                               cut_k=cut_k, cut_rerank=cut_rerank)
         rows.append(
             {
                 "id": doc["id"],

@@ -25,16 +25,16 @@ _HITS = r"|\{i \le k : \mathrm{rel}(i)\}|"
 _NDCG = r"\frac{\sum_{i \le k} %s / \log_2(i+1)}{\text{%s}}"
 
 
-def _row(name, label, source, formula, card=None, needs=("k", "umbral", "rerank"), unjudged_only=False, caveat=""):
+def _row(name, label, source, formula, *, card=None, needs=("k", "umbral", "rerank"), unjudged_only=False, caveat=""):
     return {"name": name, "label": label, "source": source, "formula": formula, "card": card,
             "needs": needs, "unjudged_only": unjudged_only, "caveat": caveat}
 
 
 TABLE = (
     _row("recall", "Recall@k", "trec_eval recall_k, ir_measures R@k, ranx recall",
-         rf"\frac{{{_HITS}}}{{R}}", "recall", ("k", "umbral", "rerank", "total")),
+         rf"\frac{{{_HITS}}}{{R}}", card="recall", needs=("k", "umbral", "rerank", "total")),
     _row("recall_cap", "Recall con tope", "BEIR R_cap@k",
-         rf"\frac{{{_HITS}}}{{\min(R, k)}}", "recall", ("k", "umbral", "rerank", "total")),
+         rf"\frac{{{_HITS}}}{{\min(R, k)}}", card="recall", needs=("k", "umbral", "rerank", "total")),
     _row("success", "Success@k («hit rate»)", "ir_measures Success@k, trec_eval success",
          rf"\max_{{i \le k}} {_REL}"),
     _row("ap", "Average precision AP@k", "trec_eval map_cut_k, ir_measures AP@k",
@@ -42,21 +42,21 @@ TABLE = (
     _row("context_precision", "Context precision", "ragas (su documentación)",
          rf"\frac{{\sum_{{i \le k}} P@i \cdot {_REL}}}{{{_HITS}}}"),
     _row("ndcg", "nDCG@k del laboratorio", "ranx ndcg_burges, ir_measures nDCG(dcg='exp-log2')",
-         _NDCG % ("(2^{g_i} - 1)", "IDCG@k de todos los juicios"), "ndcg", ("k", "rerank")),
+         _NDCG % ("(2^{g_i} - 1)", "IDCG@k de todos los juicios"), card="ndcg", needs=("k", "rerank")),
     _row("ndcg_linear", "nDCG@k con ganancia lineal", "trec_eval ndcg_cut_k, ir_measures nDCG@k",
-         _NDCG % ("g_i", "IDCG@k lineal de todos los juicios"), "ndcg", ("k", "rerank")),
+         _NDCG % ("g_i", "IDCG@k lineal de todos los juicios"), card="ndcg", needs=("k", "rerank")),
     _row("ndcg_ranking_ideal", "nDCG@k con el ideal del propio ranking", "scikit-learn ndcg_score sobre la lista recuperada",
-         _NDCG % ("(2^{g_i} - 1)", "IDCG@k de los grados del ranking"), "ndcg", ("k", "rerank"),
+         _NDCG % ("(2^{g_i} - 1)", "IDCG@k de los grados del ranking"), card="ndcg", needs=("k", "rerank"),
          caveat="Incorrecto para evaluar: el ideal solo mira lo recuperado, así que perder un relevante que la "
                 "primera etapa no devolvió no le resta nada."),
     _row("judged", "Judged@k (juzgados en el top-k)", "ir_measures Judged@k",
          r"\frac{|\{i \le k : d_i \text{ juzgado}\}|}{k}", needs=("k", "rerank"), unjudged_only=True),
     _row("condensed_precision", "Precision@k condensada", "trec_eval -J, Sakai (2007)",
-         r"\frac{|\{i \le k : \mathrm{rel}(i) \text{ en la lista sin los no juzgados}\}|}{k}", "precision",
+         r"\frac{|\{i \le k : \mathrm{rel}(i) \text{ en la lista sin los no juzgados}\}|}{k}", card="precision",
          unjudged_only=True),
     _row("condensed_ndcg", "nDCG@k condensado", "trec_eval -J, Sakai (2007)",
-         _NDCG % ("(2^{g_i} - 1)", "IDCG@k de todos los juicios") + r"\text{, sin los no juzgados}", "ndcg",
-         ("k", "rerank"), unjudged_only=True),
+         _NDCG % ("(2^{g_i} - 1)", "IDCG@k de todos los juicios") + r"\text{, sin los no juzgados}", card="ndcg",
+         needs=("k", "rerank"), unjudged_only=True),
 )
 NAMES = tuple(row["name"] for row in TABLE)
 _CARDS = {"recall": "Recall", "precision": "Precision", "ndcg": "nDCG"}
@@ -180,7 +180,7 @@ def reading(ranked, rows_, controls, outputs) -> str:
     within = sum(1 for grade in ranked[:k] if grade is None)
     told = [sentence for _, sentence in candidates[: 1 if within else 2]]
     if within:
-        told.insert(0, _unjudged_sentence(ranked, within, k, threshold, v, t, outputs))
+        told.insert(0, _unjudged_sentence(ranked, within, k=k, threshold=threshold, v=v, t=t, outputs=outputs))
     if not told:
         return (f"Con este ranking y k = {k}, ningún par de convenciones de la tabla se separa (con tres decimales): "
                 "aquí la definición elegida no cambia la lectura.")

@@ -30,38 +30,39 @@ RANKING_SIZE = "ranking_size"
 """A ``max`` that :func:`table` replaces by the number of ranked documents."""
 
 
-def _row(name, panel, label, hint, kind, low=None, high=None, companion=None):
+def _row(name, panel, label, hint, kind, *, low=None, high=None, companion=None):
     return {"name": name, "panel": panel, "label": label, "hint": hint, "kind": kind,
             "min": low, "max": high, "companion": companion}
 
 
 CONTROLS = (
     _row("k", "ranking", "k (corte del top-k)", "Cuántas posiciones del ranking cuentan para las métricas.",
-         "range", 1, RANKING_SIZE),
+         "range", low=1, high=RANKING_SIZE),
     _row("umbral", "ranking", "Umbral de relevancia",
          f"Grado mínimo (1–{MAX_GRADE}) para que un documento cuente como relevante en Precision, Recall y MRR.",
-         "range", 1, MAX_GRADE),
+         "range", low=1, high=MAX_GRADE),
     _row("rerank", "ranking", "Profundidad de reranking",
-         "0 mantiene el ranking inicial; un valor mayor reordena solo ese prefijo.", "range", 0, RANKING_SIZE),
+         "0 mantiene el ranking inicial; un valor mayor reordena solo ese prefijo.", "range",
+         low=0, high=RANKING_SIZE),
     _row("total", "ranking", "Relevantes totales conocidos",
          "Recall necesita un denominador externo al top-k. Usa el total conocido para tu consulta.",
-         "text", 0, MAX_TOTAL),
+         "text", low=0, high=MAX_TOTAL),
     _row("docs", "chunking", "Documentos", "Documentos del corpus; todos con el mismo número de tokens.",
-         "text", 0, MAX_DOCS),
+         "text", low=0, high=MAX_DOCS),
     _row("tokens_doc", "chunking", "Tokens por documento", "Longitud de cada documento, en tokens.",
-         "text", 0, MAX_TOKENS_PER_DOC),
-    _row("chunk", "chunking", "Chunk size (tokens)", "Tokens de cada ventana.", "text", 1, MAX_CHUNK,
-         (16, 2048, 16)),
+         "text", low=0, high=MAX_TOKENS_PER_DOC),
+    _row("chunk", "chunking", "Chunk size (tokens)", "Tokens de cada ventana.", "text",
+         low=1, high=MAX_CHUNK, companion=(16, 2048, 16)),
     _row("solape", "chunking", "Solape (tokens)", "Debe ser menor que el tamaño del chunk.", "text",
-         0, MAX_CHUNK - 1, (0, 1024, 16)),
+         low=0, high=MAX_CHUNK - 1, companion=(0, 1024, 16)),
     _row("evidencia", "chunking", "Evidencia (tokens)",
          "Longitud de un fragmento que la respuesta necesita entero (una cita, una tabla, un párrafo).",
-         "text", 1, MAX_TOKENS_PER_DOC, (1, 1024, 1)),
+         "text", low=1, high=MAX_TOKENS_PER_DOC, companion=(1, 1024, 1)),
     # The start token of the evidence drawn on the strip (DESIGN §4.5); its range follows the strip,
     # and its default the first window border (raglab_core.evidence.default_position).
     _row("posicion", "strip", "Posición de la evidencia en la tira",
          "Arrastra sobre la tira, o usa las flechas con el foco en ella; Inicio y Fin la llevan a los extremos.",
-         "range", 0, MAX_TOKENS_PER_DOC),
+         "range", low=0, high=MAX_TOKENS_PER_DOC),
 )
 FOLLOWING = ("total", "posicion")
 """Controls whose value, until the URL or the user sets it, follows the others (Python gives it in the view)."""

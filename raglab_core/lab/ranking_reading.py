@@ -142,7 +142,7 @@ def metrics_reading(scenario, grades, judged, order, values, total_control, outp
     ranked = [grades[i] for i in order]
     parts = [_top_k_sentence(ranked, values, outputs)]
     parts += _total_sentences(grades, judged, values, total_control, outputs)
-    parts += _rerank_sentences(scenario, grades, judged, order, values, outputs)
+    parts += _rerank_sentences(scenario, grades, judged, order, values=values, outputs=outputs)
     return " ".join(part for part in parts if part)
 
 

@@ -26,10 +26,10 @@ nothing is printed on stdout), 2 for usage errors and unreadable files.
 """
 
 import argparse
-import math
 import os
 import sys
 
+from ..command_line import at_least, cannot_read, malformed, tag, weights
 from .decoding import NotUTF8, read_text_chunks, undecodable
 from ..errors import LabError, message
 from .trec import RunReader
@@ -59,51 +59,13 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
         help="rrf (reciprocal rank fusion), sum (CombSUM), mnz (CombMNZ), max (CombMAX), wsum (weighted sum)")
     add("--norm", choices=NORMS, default=DEFAULT_NORM,
         help=f"per-query normalisation of each run before combining (default {DEFAULT_NORM}, ranx's)")
-    add("--rrf-k", type=_non_negative_integer, help=f"rrf's k: a document at rank r scores 1/(k + r) (default {RRF_K})")
-    add("--weights", type=_weights, help="wsum's weights, one per run, comma-separated (e.g. 0.3,0.7)")
-    add("--depth", type=_positive_integer, default=DEFAULT_DEPTH,
+    add("--rrf-k", type=at_least(0), help=f"rrf's k: a document at rank r scores 1/(k + r) (default {RRF_K})")
+    add("--weights", type=weights, help="wsum's weights, one per run, comma-separated (e.g. 0.3,0.7)")
+    add("--depth", type=at_least(1), default=DEFAULT_DEPTH,
         help=f"documents written per query (default {DEFAULT_DEPTH})")
-    add("--tag", type=_tag, help="the run tag, last column (default METHOD-NORM, e.g. rrf-min-max)")
+    add("--tag", type=tag, help="the run tag, last column (default METHOD-NORM, e.g. rrf-min-max)")
     parser.set_defaults(fuse_parser=parser)
     return parser
-
-
-def _non_negative_integer(text):
-    return _integer(text, 0)
-
-
-def _positive_integer(text):
-    return _integer(text, 1)
-
-
-def _integer(text, minimum):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {value}")
-    return value
-
-
-def _weights(text):
-    """``"0.3,0.7"`` -> ``[0.3, 0.7]``: finite numbers, comma-separated."""
-    weights = []
-    for part in text.split(","):
-        try:
-            weight = float(part)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not a number") from None
-        if not math.isfinite(weight):
-            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not a finite number")
-        weights.append(weight)
-    return weights
-
-
-def _tag(text):
-    if not text or any(character.isspace() for character in text):
-        raise argparse.ArgumentTypeError(f"{text!r}: a tag is one word, without spaces")
-    return text
 
 
 def read_run(path: str) -> dict:
@@ -155,14 +117,11 @@ def run(args) -> int:
         try:
             runs.append(read_run(path))
         except OSError as failure:  # a path the user mistyped: a usage error
-            print(f"{parser.prog}: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
-            return 2
+            return cannot_read(parser.prog, failure)
         except LabError as error:
             errors.append(error.render("en"))
     if errors:
-        for error in errors:
-            print(f"error: {error}", file=sys.stderr)
-        return 1
+        return malformed(errors)
     for warning in lacking_warnings(args.runs, runs):
         print(f"warning: {warning}", file=sys.stderr)
     fused = fuse(runs, args.method, args.norm, params)

@@ -122,7 +122,8 @@ def fusion_settings(request, count: int) -> FusionSettings:
     except LabError as error:
         raise LabError(error.code, f"fuse-{error.field}" if error.field in ("method", "norm") else "fuse-runs",
                        **error.params) from None
-    return FusionSettings(sources, method, norm, params, fused_name(method, norm, sources, params), f"{method}-{norm}")
+    return FusionSettings(sources=sources, method=method, norm=norm, params=params,
+                          name=fused_name(method, norm, sources, params), tag=f"{method}-{norm}")
 
 
 def _rrf_k(text):

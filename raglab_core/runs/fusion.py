@@ -22,7 +22,7 @@ document in a run counts as lacking from it.
 How tied documents are ranked (``rrf``, ``rank``, ``borda``): a run's
 documents are ranked as trec_eval ranks them, by score descending and, among
 equal scores, by document id descending
-(:func:`raglab_core.evaluation.trec_order`), the same ranking its evaluation
+(:func:`raglab_core.runs.evaluation.trec_order`), the same ranking its evaluation
 uses. ranx fixes no rule: it keeps whatever order its sort leaves among equal
 scores, which differs between its compiled and interpreted code.
 

@@ -2,8 +2,8 @@
 
 The one driver of "read the file; if it is a run whose lines are not grouped
 by query, read it again, held whole", for the command line
-(:mod:`raglab_core.__main__`), the page's panel for whole texts
-(:func:`raglab_core.runs.panel.evaluate_files`) and the page's worker, which
+(:mod:`raglab_core.runs.eval_command`), the page's panel for whole texts
+(:func:`raglab_core.runs.session.evaluate_files`) and the page's worker, which
 streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 
 * :class:`Reading` says which file to read now (:meth:`~Reading.next`), takes

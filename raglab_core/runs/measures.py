@@ -66,34 +66,42 @@ FAMILIES: dict = {}
 """The registry: family name -> :class:`Family`, in the order the help lists them."""
 
 
-def register(name, params, cutoff_required, aliases, score, undefined_without_relevant, supported) -> Family:
+def register(name, *, params, cutoff_required, aliases, score, undefined_without_relevant, supported) -> Family:
     """Declare a measure family (once): what :func:`parse_measure`, the evaluator, the sanity warnings and the
     help know of it."""
     if name in FAMILIES:
         raise ValueError(f"measure family {name!r} is registered twice")
-    family = Family(name, tuple(params), cutoff_required, tuple(aliases), score, undefined_without_relevant, supported)
+    family = Family(name=name, params=tuple(params), cutoff_required=cutoff_required, aliases=tuple(aliases),
+                    score=score, undefined_without_relevant=undefined_without_relevant, supported=supported)
     FAMILIES[name] = family
     return family
 
 
-register("P", ("rel",), True, ("Precision",), lambda grades, k, rel, dcg, judgments: precision(grades, k, rel),
-         False, "P@k, P(rel=r)@k")
-register("R", ("rel",), True, ("Recall",),
-         lambda grades, k, rel, dcg, judgments: recall(grades, k, rel, relevant(judgments, rel)), True, "R@k")
-register("RR", ("rel",), False, ("MRR",), lambda grades, k, rel, dcg, judgments: reciprocal_rank(grades, k, rel),
-         False, "RR, RR@k")
-register("AP", ("rel",), False, ("MAP",),
-         lambda grades, k, rel, dcg, judgments: average_precision(grades, k, rel, relevant(judgments, rel)),
-         True, "AP, AP@k")
-register("Success", ("rel",), True, (), lambda grades, k, rel, dcg, judgments: success(grades, k, rel),
-         False, "Success@k")
-register("Judged", (), False, (), lambda grades, k, rel, dcg, judgments: judged_share(grades[:k]),
-         False, "Judged@k")
+register("P", params=("rel",), cutoff_required=True, aliases=("Precision",),
+         score=lambda grades, k, rel, dcg, judgments: precision(grades, k, rel),
+         undefined_without_relevant=False, supported="P@k, P(rel=r)@k")
+register("R", params=("rel",), cutoff_required=True, aliases=("Recall",),
+         score=lambda grades, k, rel, dcg, judgments: recall(grades, k, rel, relevant(judgments, rel)),
+         undefined_without_relevant=True, supported="R@k")
+register("RR", params=("rel",), cutoff_required=False, aliases=("MRR",),
+         score=lambda grades, k, rel, dcg, judgments: reciprocal_rank(grades, k, rel),
+         undefined_without_relevant=False, supported="RR, RR@k")
+register("AP", params=("rel",), cutoff_required=False, aliases=("MAP",),
+         score=lambda grades, k, rel, dcg, judgments: average_precision(grades, k, rel, relevant(judgments, rel)),
+         undefined_without_relevant=True, supported="AP, AP@k")
+register("Success", params=("rel",), cutoff_required=True, aliases=(),
+         score=lambda grades, k, rel, dcg, judgments: success(grades, k, rel),
+         undefined_without_relevant=False, supported="Success@k")
+register("Judged", params=(), cutoff_required=False, aliases=(),
+         score=lambda grades, k, rel, dcg, judgments: judged_share(grades[:k]),
+         undefined_without_relevant=False, supported="Judged@k")
 # nDCG takes no rel: it is undefined when no judgment has a positive grade, which is rel = 1.
-register("nDCG", ("dcg",), False, ("NDCG",), lambda grades, k, rel, dcg, judgments: ndcg(grades, k, judgments, dcg),
-         True, "nDCG, nDCG@k, nDCG(dcg='exp-log2')@k")
-register("R_cap", ("rel",), True, (),  # BEIR's; not in ir_measures
-         lambda grades, k, rel, dcg, judgments: recall_cap(grades, k, rel, relevant(judgments, rel)), True, "R_cap@k")
+register("nDCG", params=("dcg",), cutoff_required=False, aliases=("NDCG",),
+         score=lambda grades, k, rel, dcg, judgments: ndcg(grades, k, judgments, dcg),
+         undefined_without_relevant=True, supported="nDCG, nDCG@k, nDCG(dcg='exp-log2')@k")
+register("R_cap", params=("rel",), cutoff_required=True, aliases=(),  # BEIR's; not in ir_measures
+         score=lambda grades, k, rel, dcg, judgments: recall_cap(grades, k, rel, relevant(judgments, rel)),
+         undefined_without_relevant=True, supported="R_cap@k")
 
 SUPPORTED = ", ".join(family.supported for family in FAMILIES.values())
 """What :func:`parse_measure` accepts, as errors list it (``rel=`` also for R, RR, AP and Success)."""

@@ -3,7 +3,7 @@
 Two runs can reach the same score while retrieving different documents,
 and sparse judgments hide it. Per query, each run's documents are ranked as
 trec_eval ranks them (score descending, ties by document id descending;
-:func:`raglab_core.evaluation.trec_order`), then compared:
+:func:`raglab_core.runs.evaluation.trec_order`), then compared:
 
 * :func:`jaccard_at`: ``|A ∩ B| / |A ∪ B|`` of the two top-k sets (order inside the top k does not count);
 * :func:`rbo_ext`: extrapolated rank-biased overlap (Webber, Moffat & Zobel 2010 [1]_, eq. 32), top-weighted:

@@ -1,7 +1,7 @@
 """The statistics every comparison here shares: a paired randomization test, a bootstrap interval, Holm.
 
-Runs compared query by query (:mod:`raglab_core.runs.report`) and, later, chunk configurations
-compared query by query use these and no other copy:
+Runs compared query by query (:mod:`raglab_core.runs.report`) and chunk configurations compared
+with a baseline (:mod:`raglab_core.corpus.sweep`) use these and no other copy:
 
 * :func:`randomization_test` — the two-sided paired randomization (permutation) test of the
   mean difference, Fisher's as Smucker et al. (2007) recommend for IR and ranx implements

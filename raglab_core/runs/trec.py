@@ -1,10 +1,12 @@
 """Streaming readers for qrels and runs (TREC, BEIR TSV, JSON), with bilingual error reports.
 
 A reader takes its input a piece at a time, so that a 7 M-line run never has
-to be held whole: :meth:`~_Reader.read` takes any iterable of lines (an open
-file, a list in a test), :meth:`~_Reader.feed` takes chunks of text as the
-browser reads them (lines may straddle chunks), and :meth:`~_Reader.close`
-ends the input. :class:`RunReader` hands each query's documents to a callback
+to be held whole: :meth:`~RunReader.read` takes any iterable of lines (an open
+file, a list in a test), :meth:`~TextReader.feed` takes chunks of text as the
+browser reads them (lines may straddle chunks), and :meth:`~RunReader.close`
+ends the input. :class:`TextReader` (chunks cut into numbered lines, and a
+file's :class:`Problems`) is the base of every reader of a file's text, these
+and :mod:`raglab_core.corpus`'s (:class:`raglab_core.corpus.lines.LineReader`). :class:`RunReader` hands each query's documents to a callback
 as soon as the query ends (:class:`raglab_core.runs.evaluation.RunEvaluator` scores
 and drops them); :func:`parse_qrels` and :func:`parse_run` read a whole input
 into plain dicts. Nothing partial is returned: on bad input, ``close()``
@@ -152,8 +154,8 @@ class TrecFormatError(LabError):
         return self.render("en")
 
 
-class _Problems:
-    """Collects problems: the first MAX_REPORTED in full, then only a count."""
+class Problems:
+    """Collects a file's problems: the first :data:`MAX_REPORTED` in full, then only a count."""
 
     def __init__(self, name, field):
         self.name, self.field = name, field
@@ -174,6 +176,41 @@ class _Problems:
             raise TrecFormatError(self.name, self.field, self.listed, self.more)
 
 
+class TextReader:
+    """The base of every reader of a file's text (qrels and runs here, the corpus's files in
+    :mod:`raglab_core.corpus.lines`): the text fed in chunks as it arrives, cut into lines (a line may
+    straddle two chunks), and the file's :class:`Problems`.
+
+    ``name`` names the file in messages; ``field`` (a class attribute) is the input the page and the
+    command line blame. Subclasses read the complete lines in :meth:`lines` and end the text with
+    :meth:`end_text` before they close.
+    """
+
+    field = ""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.problems = Problems(name, self.field)
+        self.number = 0  # lines read so far
+        self.carry = ""  # the unfinished last line of the text fed so far
+
+    def feed(self, text: str) -> None:
+        """Read a chunk of text; a line may continue in the next chunk."""
+        lines = (self.carry + text).split("\n")
+        self.carry = lines.pop()
+        self.lines(lines)
+
+    def lines(self, lines) -> None:  # pragma: no cover - each reader has its own
+        """Read the next complete lines (an iterable of ``str``, without their ``\\n``)."""
+        raise NotImplementedError
+
+    def end_text(self) -> None:
+        """The text has ended: its last line, when it had no ``\\n``, is read."""
+        if self.carry:
+            carry, self.carry = self.carry, ""
+            self.lines([carry])
+
+
 class RunNotGrouped(Exception):
     """A streaming :class:`RunReader` met a query again after other queries: its lines are not grouped.
 
@@ -192,32 +229,22 @@ def _ascii_number(text) -> bool:
     return text.isascii() and "_" not in text
 
 
-class _Reader:
-    """What both readers share: line numbers, chunked text, format detection, JSON, problems."""
-
-    field = ""
+class _Reader(TextReader):
+    """What both readers share: format detection, JSON, lines given as any iterable."""
 
     def __init__(self, name: str):
-        self.name = name
-        self.problems = _Problems(name, self.field)
-        self.number = 0  # lines read so far
+        super().__init__(name)
         self.format = None  # detected from the first record
-        self.carry = ""  # the unfinished last line of the text fed so far
         self.json_lines = None
 
     def _is_json(self, fields) -> bool:
         return fields[0][0] == "{"
 
-    def feed(self, text: str) -> None:
-        """Read a chunk of text; a line may continue in the next chunk."""
-        lines = (self.carry + text).split("\n")
-        self.carry = lines.pop()
-        self.read(lines)
-
     def read(self, lines) -> None:
-        """Read the next lines (an iterable; a ``str`` is split into lines)."""
-        if isinstance(lines, str):
-            lines = lines.splitlines()
+        """Read the next lines (an iterable, e.g. an open file; a ``str`` is split into lines)."""
+        self.lines(lines.splitlines() if isinstance(lines, str) else lines)
+
+    def lines(self, lines) -> None:
         lines = iter(lines)
         if self.format is None:
             for line in lines:
@@ -237,11 +264,6 @@ class _Reader:
             self.json_lines.extend(line.rstrip("\r\n") for line in lines)
         elif self.format is not None:
             self._records(lines)
-
-    def _finish_text(self):
-        if self.carry:
-            carry, self.carry = self.carry, ""
-            self.read([carry])
 
     def _json(self):
         """The JSON document read, checked to be ``{qid: {docid: value}}``: ``[(qid, {docid: value})]``."""
@@ -348,7 +370,7 @@ class QrelsReader(_Reader):
 
     def close(self) -> dict:
         """End the input: the qrels read, or :class:`TrecFormatError`."""
-        self._finish_text()
+        self.end_text()
         if self.format == "json":
             for qid, values in self._json():
                 judged = self.qrels[qid] = {}
@@ -439,7 +461,7 @@ class RunReader(_Reader):
 
     def close(self):
         """End the input: hand over what is left (or return the run without ``on_query``); :class:`TrecFormatError` on bad input."""
-        self._finish_text()
+        self.end_text()
         if self.format == "json":
             for qid, values in self._json():
                 scores = self.run[qid] = {}

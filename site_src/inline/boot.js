@@ -1,5 +1,5 @@
 /* boot.js — starts the Python worker after the first frame, and the downloads of the view table
- * and of the runtime's big files at once.
+ * and of the runtime's big files at once; loads each panel's scripts on the panel's first use.
  *
  * Inline in <head> (the build puts its hash in the CSP), it runs as soon as the parser reaches it,
  * before any request. It fetches the view table at once, and starts the worker in the task after
@@ -7,6 +7,12 @@
  * runtime then downloads and restores while the reader looks at the page. lab.js, which needs the
  * whole DOM, is deferred: it takes the worker over from window.raglabBoot (boot.onStart when it
  * has not started yet); messages that arrive before that are kept for it.
+ *
+ * The panels below the lab («Tu corpus», «Tus datos») bring their scripts (panel-kit.js, then the
+ * panel's own) only when the panel nears the viewport or the reader touches it: a pointer or the focus
+ * in it, a file dragged over it, a link or the URL's hash into it. The first paint carries only the
+ * lab. What the reader does in a panel before its scripts have run (a click, a chosen file, typed text,
+ * a drop) is held and done again, in order, once they have: nothing is lost.
  */
 (() => {
   "use strict";
@@ -49,11 +55,11 @@
     } catch {}
   };
 
-  /** A new worker, already told where Python is: the lab's, and one per «Tus datos» evaluation. */
+  /** A new worker, already told where Python is: the lab's, and one for each panel. */
   function spawn() {
     const worker = new Worker(config.worker, { type: "module" });
     worker.postMessage({
-      type: "init",
+      type: "boot-start",
       pyodide: absolute(config.pyodide),
       runtime: absolute(config.runtime),
       wasm: { ...config.wasm, url: absolute(config.wasm.url) },
@@ -61,8 +67,8 @@
       wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
       snapshot: config.snapshot && { ...config.snapshot, url: absolute(config.snapshot.url) },
       lock: config.lock,
-      data: absolute(config.dataWorker),
-      corpus: absolute(config.corpusWorker),
+      kit: absolute(config.workerKit),
+      panels: Object.fromEntries(Object.entries(config.panelWorkers).map(([name, url]) => [name, absolute(url)])),
       texts: config.workerTexts, // raglab_core.words.worker_texts: every sentence the worker says
     });
     return worker;
@@ -90,12 +96,12 @@
     if (boot.worker) {
       performance.mark("raglab:worker-created");
       boot.worker.addEventListener("message", (event) => {
-        if (event.data && event.data.type === "ready") rememberRuntime();
+        if (event.data && event.data.type === "boot-ready") rememberRuntime();
         deliver(event.data);
       });
       boot.worker.addEventListener("error", (event) => {
         event.preventDefault();
-        deliver({ type: "worker-error", detail: event.message || "worker script failed" });
+        deliver({ type: "boot-failure", text: null, detail: event.message || "worker script failed" });
       });
     }
     for (const callback of started.splice(0)) callback();
@@ -138,7 +144,7 @@
     // once»). Low priority: the view table's request, made above, comes first. Browsers without
     // preload download the files when the worker asks, as before.
     // Nothing is preloaded where this build's runtime has been ready before (RUNTIME_SEEN, written
-    // when the worker says "ready"): the browser has the files, or the decoded snapshot, already,
+    // when the worker says "boot-ready"): the browser has the files, or the decoded snapshot, already,
     // so a preload would only cost the page their bytes (0.1–0.2 s of CPU per load in the tests'
     // browser). The check is synchronous: an asynchronous one (caches.has) answered only once the
     // parser let it, up to a second late on the phone profile, which undid the preloads' use.
@@ -164,4 +170,134 @@
     afterParsedFrame();
   }
   window.raglabBoot = boot;
+
+  // --- the panels' scripts, on first use ---------------------------------------------------------
+  // config.panelScripts: for each panel (its data-panel name), its scripts in order, with their
+  // integrity (the build's SRI digests): injected as <script src integrity>, in order (async false).
+  const PANEL_SCRIPTS = config.panelScripts || {};
+  const NEAR = "1200px 0px"; // a panel's scripts load when it comes within 1,200 px of being seen
+  const scripts = {}; // url -> Promise: each script once, whichever panel asks first
+  const panels = {}; // name -> "loading" | "ready"
+  const held = []; // {name, replay}: what the reader did in a panel whose scripts have not run yet
+
+  function script({ url, integrity }) {
+    scripts[url] ??= new Promise((resolve, reject) => {
+      const node = document.createElement("script");
+      Object.assign(node, { src: absolute(url), integrity, async: false });
+      node.addEventListener("load", resolve);
+      node.addEventListener("error", () => {
+        delete scripts[url]; // the next touch tries again
+        node.remove();
+        reject(new Error(`${url} did not load`));
+      });
+      document.head.append(node);
+    });
+    return scripts[url];
+  }
+
+  /** Load panel `name`'s scripts (once); then do again what was held for it. */
+  function loadPanel(name) {
+    if (!PANEL_SCRIPTS[name] || panels[name]) return;
+    panels[name] = "loading";
+    Promise.all(PANEL_SCRIPTS[name].map(script)).then(
+      () => {
+        panels[name] = "ready";
+        const mine = held.filter((entry) => entry.name === name);
+        held.splice(0, held.length, ...held.filter((entry) => entry.name !== name));
+        for (const entry of mine) entry.replay();
+      },
+      (error) => {
+        delete panels[name];
+        held.splice(0, held.length, ...held.filter((entry) => entry.name !== name));
+        console.error("raglab: panel", name, error);
+      }
+    );
+  }
+
+  /** The panel (its name) that `node` lies in, or that a same-page link `node` lies in points into. */
+  function panelOf(node) {
+    if (!(node instanceof Element)) return null;
+    const inside = node.closest("[data-panel]");
+    if (inside) return inside.dataset.panel in PANEL_SCRIPTS ? inside.dataset.panel : null;
+    const link = node.closest('a[href^="#"]');
+    return link ? panelOf(targetOf(link.hash)) : null;
+  }
+
+  function targetOf(hash) {
+    try {
+      return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    } catch {
+      return null; // a malformed escape
+    }
+  }
+
+  /** A touch: the panel's scripts start loading. */
+  const touched = (event) => {
+    const name = panelOf(event.target);
+    if (name) loadPanel(name);
+  };
+  for (const type of ["pointerdown", "focusin", "dragenter"]) window.addEventListener(type, touched, true);
+
+  /** What the reader did before the panel's scripts ran: held, loading them, and done again once they have. */
+  function hold(name, replay) {
+    held.push({ name, replay });
+    loadPanel(name);
+  }
+  window.addEventListener("click", (event) => {
+    const name = panelOf(event.target);
+    const control = name && panels[name] !== "ready" && event.target.closest("button, [data-action]");
+    if (!control) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    hold(name, () => control.click());
+  }, true);
+  for (const type of ["input", "change"]) {
+    window.addEventListener(type, (event) => {
+      const name = panelOf(event.target);
+      if (name && panels[name] !== "ready") hold(name, () => event.target.dispatchEvent(new Event(type, { bubbles: true })));
+    }, true);
+  }
+  window.addEventListener("dragover", (event) => {
+    const name = panelOf(event.target);
+    if (name && panels[name] !== "ready") event.preventDefault(); // so that a drop comes to the page, not the browser
+  }, true);
+  window.addEventListener("drop", (event) => {
+    const name = panelOf(event.target);
+    if (!name || panels[name] === "ready") return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    const files = Array.from((event.dataTransfer && event.dataTransfer.files) || []);
+    const target = event.target;
+    hold(name, () => {
+      const transfer = new DataTransfer();
+      for (const file of files) transfer.items.add(file);
+      target.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: transfer }));
+    });
+  }, true);
+
+  // A URL whose hash points into a panel, now or later; and each panel as it nears the viewport.
+  const fromHash = () => {
+    const name = panelOf(targetOf(location.hash));
+    if (name) loadPanel(name);
+  };
+  window.addEventListener("hashchange", fromHash);
+  const watch = () => {
+    fromHash();
+    const near = "IntersectionObserver" in window
+      ? new IntersectionObserver((entries) => {
+          for (const entry of entries) {
+            if (!entry.isIntersecting) continue;
+            near.unobserve(entry.target);
+            loadPanel(entry.target.dataset.panel);
+          }
+        }, { rootMargin: NEAR })
+      : null;
+    for (const name of Object.keys(PANEL_SCRIPTS)) {
+      const element = document.querySelector(`[data-panel="${name}"]`);
+      if (element && near) near.observe(element);
+      else if (element) loadPanel(name); // no observer: load at once, as before
+    }
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch, { once: true });
+  else watch();
 })();

@@ -4,12 +4,16 @@
  * Files (File objects, never read here) go to a worker of its own, which streams them into Python
  * (raglab_core.corpus.panel); «Cancelar» stops that worker. Every number, sentence and plot
  * coordinate comes from Python; this file hands files over and writes what comes back as text nodes.
+ * The machinery every panel shares is panel-kit.js's, loaded before this file (boot.js loads both on
+ * the panel's first use).
  */
 (() => {
   "use strict";
 
   const panel = document.querySelector('[data-panel="corpus"]');
   if (!panel) return;
+  const kit = window.raglabPanelKit;
+  const { el, svg } = kit;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.corpus.words; // raglab_core.words.corpus_panel_words: every sentence of this file
   const SLOTS = ["corpus", "queries", "evidence", "qrels", "chunks", "run"];
@@ -20,34 +24,42 @@
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-corpus-output="${name}"]`);
   const setting = (name) => $(`[data-setting="${name}"]`);
-  const statusLine = $("[data-corpus-status]");
-  const errorBox = $("[data-corpus-error]");
-  const errorLine = $("[data-corpus-error-text]");
-  const problemList = $("[data-corpus-problems]");
-  const progressBox = $("[data-corpus-progress-box]");
-  const progressBar = $("[data-corpus-progress]");
-  const resultBox = $("[data-corpus-result]");
   const button = (action) => $(`[data-action="${action}"]`);
   const detailBox = out("detail");
-  const NS = "http://www.w3.org/2000/svg";
-  let worker = null;
-  let busy = false;
-  let measurement = 0; // the id of the latest measurement: every message about one carries it
   let view = null; // the finished panel
 
-  function el(tag, attributes = {}, text) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function svg(tag, attributes = {}, text) {
-    const node = document.createElementNS(NS, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  const panelKit = kit.panel({
+    name: "corpus",
+    label: "corpus",
+    root: panel,
+    words: WORDS,
+    actions: { start: "corpus-run", cancel: "corpus-cancel", sample: "corpus-sample" },
+    fieldControls,
+    requestKey,
+    clearResult,
+    on: {
+      row: (message) => {
+        if (!panelKit.busy) return;
+        if (!out("head").childElementCount) out("head").replaceChildren(kit.headRow(message.row.columns));
+        resultBox.hidden = false;
+        out("rows").append(row(message.row));
+      },
+      result: (message) => {
+        if (message.ok) {
+          panelKit.setRunning(false); // first: the panel asks the worker for its first query's detail
+          show(message.panel);
+          statusLine.textContent = WORDS.done;
+        } else {
+          if (message.detail) console.error("raglab: corpus", message.detail);
+          clearResult();
+          fail(message.message, message.problems || [], message.field || message.slot);
+        }
+      },
+      detail: (message) => message.ok && showDetail(message.detail),
+      file: (message) => message.ok && kit.save(message.blob, message.name),
+    },
+  });
+  const { fail, markStale, showError, status: statusLine, result: resultBox } = panelKit;
 
   // --- choosing inputs -----------------------------------------------------------------------
 
@@ -100,17 +112,7 @@
         $(`[data-corpus-pick-for="${slot}"]`).focus(); // «Quitar» hides itself
       });
     }
-    const zone = $(`[data-corpus-slot="${slot}"]`);
-    zone.addEventListener("dragover", (event) => {
-      event.preventDefault();
-      zone.dataset.dragging = "true";
-    });
-    zone.addEventListener("dragleave", () => delete zone.dataset.dragging);
-    zone.addEventListener("drop", async (event) => {
-      event.preventDefault();
-      delete zone.dataset.dragging;
-      const transfer = event.dataTransfer;
-      if (!transfer) return;
+    kit.dropZone($(`[data-corpus-slot="${slot}"]`), async (transfer) => {
       const entries = Array.from(transfer.items || [], (item) => item.webkitGetAsEntry && item.webkitGetAsEntry()).filter(Boolean);
       let files;
       if (slot === "corpus" && entries.some((entry) => entry.isDirectory)) {
@@ -124,11 +126,8 @@
 
   // --- settings, and the chunking panel's link ---------------------------------------------------
 
-  let lastKey = "";
-  const requestKey = () => JSON.stringify([SETTINGS.map((name) => setting(name).value), SLOTS.map((slot) => chosen[slot] || null)]);
-
-  function markStale() {
-    if (!resultBox.hidden && !busy && requestKey() !== lastKey) statusLine.textContent = WORDS.stale;
+  function requestKey() {
+    return JSON.stringify([SETTINGS.map((name) => setting(name).value), SLOTS.map((slot) => chosen[slot] || null)]);
   }
   for (const name of SETTINGS) setting(name).addEventListener("input", markStale);
 
@@ -152,53 +151,20 @@
 
   // --- the sample ------------------------------------------------------------------------------
 
-  button("corpus-sample").addEventListener("click", async () => {
-    if (busy) return;
-    setBusy(true);
-    statusLine.textContent = WORDS.loading_sample;
-    try {
-      const [corpus, evidence] = await Promise.all(
-        // Each under its own name: the published file's may differ (raglab_site/corpus_site.py).
-        config.corpus.sample.map(async ({ url, name }) => {
-          const response = await fetch(url);
-          if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-          return { name, text: await response.text(), sample: true };
-        })
-      );
+  button("corpus-sample").addEventListener("click", () =>
+    // Each under its own name: the published file's may differ (raglab_site/corpus_site.py).
+    panelKit.sample(config.corpus.sample, ([corpus, evidence]) => {
       choose("corpus", [corpus]);
       choose("evidence", evidence);
       for (const slot of ["queries", "qrels", "chunks", "run"]) {
         fileInput(slot).value = "";
         choose(slot, null);
       }
-    } catch (error) {
-      console.error("raglab: corpus sample", error);
-      setBusy(false);
-      fail(WORDS.sample_failed);
-      return;
-    }
-    setBusy(false);
-    measure();
-  });
+      measure();
+    })
+  );
 
   // --- measuring --------------------------------------------------------------------------------
-
-  function setBusy(on) {
-    busy = on;
-    for (const action of ["corpus-run", "corpus-sample"]) button(action).setAttribute("aria-disabled", String(on));
-  }
-
-  function setRunning(on) {
-    setBusy(on);
-    button("corpus-cancel").hidden = !on;
-    progressBox.hidden = !on;
-    panel.setAttribute("aria-busy", String(on));
-  }
-
-  function dropWorker() {
-    if (worker) worker.terminate();
-    worker = null;
-  }
 
   function clearResult() {
     resultBox.hidden = true;
@@ -215,114 +181,20 @@
     return [];
   }
 
-  function markInvalid(controls) {
-    for (const control of panel.querySelectorAll("[data-invalid-by-corpus]")) {
-      control.removeAttribute("aria-invalid");
-      control.removeAttribute("data-invalid-by-corpus");
-      const rest = (control.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== errorBox.id);
-      if (rest.length) control.setAttribute("aria-describedby", rest.join(" "));
-      else control.removeAttribute("aria-describedby");
-    }
-    for (const control of controls) {
-      control.setAttribute("aria-invalid", "true");
-      control.dataset.invalidByCorpus = "";
-      const described = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
-      control.setAttribute("aria-describedby", [...described, errorBox.id].join(" "));
-    }
-  }
-
-  function showError(message, problems = [], field = null) {
-    errorLine.textContent = message;
-    problemList.replaceChildren(...problems.map((text) => el("li", {}, text)));
-    problemList.hidden = problems.length === 0;
-    markInvalid(message ? fieldControls(field) : []);
-  }
-
-  /** Say it failed (the status line is a live region), show why, and move the focus to the reason. */
-  function fail(message, problems = [], field = null) {
-    setRunning(false);
-    statusLine.textContent = WORDS.failed;
-    showError(message, problems, field);
-    errorBox.focus();
-  }
-
   function measure() {
-    if (busy) return;
+    if (panelKit.busy) return;
     showError("");
     if (!chosen.corpus || !(chosen.evidence || chosen.qrels)) return fail(WORDS.missing, [], chosen.corpus ? "evidence" : "corpus");
-    if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
-    if (!worker) {
-      worker = window.raglabBoot.spawn();
-      worker.addEventListener("message", (event) => onMessage(event.data));
-      worker.addEventListener("error", (event) => {
-        event.preventDefault();
-        console.error("raglab: corpus worker", event.message);
-        dropWorker();
-        clearResult();
-        if (busy) fail(WORDS.stopped);
-      });
-    }
-    lastKey = requestKey();
-    measurement += 1;
     clearResult();
-    setRunning(true);
-    progressBar.removeAttribute("value");
-    statusLine.textContent = WORDS.preparing;
-    const request = { measurement, corpus: chosen.corpus };
+    const request = { corpus: chosen.corpus };
     for (const slot of SLOTS.slice(1)) request[slot] = chosen[slot] || null;
     for (const name of SETTINGS) request[name] = setting(name).value;
-    worker.postMessage({ type: "corpus-run", request });
+    panelKit.begin("measure", { request });
   }
 
   button("corpus-run").addEventListener("click", measure);
-  button("corpus-cancel").addEventListener("click", () => {
-    if (!busy) return;
-    dropWorker(); // the only way to stop Python mid-run; the next measurement starts a new one
-    clearResult();
-    setRunning(false);
-    button("corpus-run").focus(); // Cancel hides itself: the focus must not drop to <body>
-    statusLine.textContent = WORDS.cancelled;
-  });
-
-  function onMessage(message) {
-    if ("measurement" in message && message.measurement !== measurement) return;
-    if (message.type === "corpus-progress") {
-      progressBar.value = message.fraction;
-      statusLine.textContent = message.text;
-    } else if (message.type === "corpus-row") {
-      if (!busy) return;
-      if (!out("head").childElementCount) head(message.row.columns);
-      resultBox.hidden = false;
-      out("rows").append(row(message.row));
-    } else if (message.type === "corpus-done") {
-      if (message.ok) {
-        setRunning(false); // first: the panel asks the worker for its first query's detail
-        show(message.panel);
-        statusLine.textContent = WORDS.done;
-      } else {
-        if (message.detail) console.error("raglab: corpus", message.detail);
-        clearResult();
-        fail(message.message, message.problems || [], message.field || message.slot);
-      }
-    } else if (message.type === "corpus-detail") {
-      if (message.ok) showDetail(message.detail);
-    } else if (message.type === "corpus-download") {
-      if (message.ok) save(message.blob, message.name);
-    } else if (message.type === "error") {
-      console.error("raglab: corpus worker", message.detail);
-      dropWorker();
-      clearResult();
-      fail(message.text);
-    }
-  }
 
   // --- the table ----------------------------------------------------------------------------------
-
-  function head(columns) {
-    const tr = el("tr");
-    for (const label of columns) tr.append(el("th", { scope: "col" }, label));
-    out("head").replaceChildren(tr);
-  }
 
   function row(data) {
     const tr = el("tr", { "data-config": data.name });
@@ -352,11 +224,6 @@
 
   // --- the finished panel ---------------------------------------------------------------------------
 
-  function options(select, items, chosenValue) {
-    select.replaceChildren(...items.map(([value, label]) => el("option", { value }, label)));
-    if (chosenValue !== undefined) select.value = chosenValue;
-  }
-
   function show(data) {
     view = data;
     resultBox.hidden = false;
@@ -364,16 +231,16 @@
     out("warnings").replaceChildren(...data.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
     $("[data-corpus-warnings]").hidden = data.warnings.length === 0;
     out("caption").textContent = data.caption;
-    head(data.columns);
+    out("head").replaceChildren(kit.headRow(data.columns));
     out("rows").replaceChildren(...data.rows.map(row));
     out("after").hidden = false;
-    options(setting("plot-measure"), data.measures.map((name) => [name, name]), data.lead);
+    kit.options(setting("plot-measure"), data.measures.map((name) => [name, name]), data.lead);
     drawPlot();
     const configs = data.configs.map((name, index) => [String(index), name]);
-    options(setting("download-config"), configs, "0");
-    options(setting("corpus-first"), configs, "0");
-    options(setting("corpus-second"), configs, String(Math.min(1, configs.length - 1)));
-    options(setting("corpus-query"), data.queries, data.queries.length ? data.queries[0][0] : undefined);
+    kit.options(setting("download-config"), configs, "0");
+    kit.options(setting("corpus-first"), configs, "0");
+    kit.options(setting("corpus-second"), configs, String(Math.min(1, configs.length - 1)));
+    kit.options(setting("corpus-query"), data.queries, data.queries.length ? data.queries[0][0] : undefined);
     clearDetail();
     askDetail();
   }
@@ -422,10 +289,8 @@
   }
 
   function askDetail() {
-    if (!worker || busy || !view) return;
-    worker.postMessage({
-      type: "corpus-detail",
-      measurement,
+    if (panelKit.busy || !view) return;
+    panelKit.ask("open", {
       qid: setting("corpus-query").value,
       first: Number(setting("corpus-first").value),
       second: Number(setting("corpus-second").value),
@@ -466,19 +331,9 @@
 
   // --- downloads: the worker builds them; here they are only saved ---------------------------------
 
-  function save(blob, name) {
-    const url = URL.createObjectURL(blob);
-    const anchor = el("a", { href: url, download: name });
-    document.body.append(anchor);
-    anchor.click();
-    anchor.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-
   for (const kind of ["json", "chunks", "chunk-run", "document-run"]) {
     button(`corpus-download-${kind}`).addEventListener("click", () => {
-      if (!worker || !view) return;
-      worker.postMessage({ type: "corpus-download", measurement, kind, index: Number(setting("download-config").value) });
+      if (view) panelKit.ask("export", { kind, index: Number(setting("download-config").value) });
     });
   }
 })();

@@ -3,12 +3,16 @@
  * Files (File objects, never read here) go to a worker of their own, which streams them into Python
  * (so the lab's sliders stay live, and «Cancelar» can simply stop it); raglab_core.runs.panel parses,
  * evaluates and words everything. This file only hands files over and writes the returned panel
- * out — as text nodes.
+ * out — as text nodes. The machinery every panel shares (its worker, busy state, errors, messages)
+ * is panel-kit.js's, loaded before this file (boot.js loads both on the panel's first use).
  */
 (() => {
   "use strict";
 
   const panel = document.querySelector('[data-panel="data"]');
+  if (!panel) return;
+  const kit = window.raglabPanelKit;
+  const { el } = kit;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.data.words; // raglab_core.words.data_panel_words: every sentence of this file
   const LETTERS = "abcdefghijkl".slice(0, config.data.max_runs).split(""); // the runs' slots, as ranx letters them
@@ -17,10 +21,6 @@
   const chosen = {}; // slot -> {name, file} | {name, text}
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-panel-output="${name}"]`);
-  const statusLine = $("[data-data-status]");
-  const errorBox = $("[data-data-error]");
-  const errorLine = $("[data-data-error-text]");
-  const problemList = $("[data-data-problems]");
   const measuresError = $('[data-data-error-for="measures"]');
   const settings = {
     measures: $('[data-setting="measures"]'),
@@ -34,8 +34,6 @@
     candidate: $('[data-setting="candidate"]'),
   }; // no name: not the lab's controls
   const fuseSources = Array.from(panel.querySelectorAll("[data-fuse-source]"));
-  const progressBox = $("[data-data-progress]");
-  const progressBar = progressBox.querySelector("progress");
   const buttons = {
     sample: $('[data-action="sample"]'),
     evaluate: $('[data-action="evaluate"]'),
@@ -49,20 +47,40 @@
   };
   const warningList = $('[data-output="data-warnings"]');
   const detail = out("query-detail");
-  let worker = null;
-  let busy = false; // an evaluation runs, or the sample files load: no second one starts
-  let evaluation = 0; // the id of the latest evaluation: every message about one carries it
-  let lastRequestKey = "";
   let fusing = false; // «Fusionar» was pressed: the fused run is evaluated with the others until «Quitar»
 
   const fill = (template, name) => template.replace("{name}", name);
 
-  function el(tag, attributes = {}, text) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  const panelKit = kit.panel({
+    name: "data", label: "evaluation", root: panel, words: WORDS,
+    actions: { start: "evaluate", cancel: "cancel", sample: "sample" },
+    fieldLines: { measures: measuresError }, // written under the field, which then takes the focus
+    fieldControls, requestKey, clearResult,
+    onFail: (field) => field && field.startsWith("fuse-") && setFusing(false), // «Evaluar» works again without it
+    on: {
+      result: (message) => {
+        if (message.ok) {
+          show(message.panel, message.id, () => {
+            panelKit.setRunning(false);
+            statusLine.textContent = WORDS.done;
+          });
+        } else {
+          if (message.detail) console.error("raglab: evaluation", message.detail);
+          fail(message.message, message.problems || [], message.field, message.slot);
+        }
+      },
+      rows: (message) => onRows && onRows(message),
+      detail: (message) => message.ok && showDetail(message.detail),
+      comparison: (message) => {
+        out("pair-error").textContent = message.ok ? "" : message.message;
+        out("comparison").hidden = !message.ok;
+        if (message.ok) showComparison(message.comparison);
+      },
+      file: (message) => message.ok && kit.save(message.blob, message.name),
+    },
+  });
+  const { fail, markStale, showError, status: statusLine } = panelKit;
+  let onRows = null; // the per-query table's answer to its latest ask
 
   // --- choosing inputs -----------------------------------------------------------------------
 
@@ -108,41 +126,18 @@
       input.value = "";
       choose(slot, area.value.trim() ? { name: WORDS.pasted[slot], text: area.value } : null);
     });
-    const zone = $(`[data-slot="${slot}"]`);
-    zone.addEventListener("dragover", (event) => {
-      event.preventDefault();
-      zone.dataset.dragging = "true";
-    });
-    zone.addEventListener("dragleave", () => delete zone.dataset.dragging);
-    zone.addEventListener("drop", (event) => {
-      event.preventDefault();
-      delete zone.dataset.dragging;
-      const file = event.dataTransfer && event.dataTransfer.files[0];
+    kit.dropZone($(`[data-slot="${slot}"]`), (transfer) => {
+      const file = transfer.files[0];
       if (file) choose(slot, { name: file.name, file });
     });
   }
 
-  buttons.sample.addEventListener("click", async () => {
-    if (busy) return;
-    setBusy(true);
-    statusLine.textContent = WORDS.loading_sample;
-    try {
-      const texts = await Promise.all(
-        config.sample.map(async (url) => {
-          const response = await fetch(url);
-          if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-          return { name: url.split("/").pop(), text: await response.text(), sample: true };
-        })
-      );
+  buttons.sample.addEventListener("click", () =>
+    panelKit.sample(config.sample.map((url) => ({ url, name: url.split("/").pop() })), (texts) => {
       SLOTS.forEach((slot, index) => (texts[index] || chosen[slot]) && choose(slot, texts[index] || null));
-    } catch (error) {
-      console.error("raglab: sample", error);
-      fail(WORDS.sample_failed);
-      return;
-    }
-    setBusy(false);
-    evaluate();
-  });
+      evaluate();
+    })
+  );
 
   // --- evaluating ----------------------------------------------------------------------------
 
@@ -170,13 +165,6 @@
     ]);
   }
 
-  function markStale() {
-    const result = $("[data-data-result]");
-    if (!result.hidden && requestKey() !== lastRequestKey) {
-      statusLine.textContent = WORDS.stale;
-      result.dataset.stale = "true";
-    }
-  }
   settings.measures.addEventListener("input", markStale);
   settings.ties.addEventListener("change", markStale);
   settings.complete.addEventListener("change", markStale);
@@ -210,57 +198,6 @@
     return slots.flatMap((name) => [$(`[data-pick-for="${name}"]`), $(`[data-paste-for="${name}"]`)]).filter(Boolean);
   }
 
-  /** Mark the controls of a failed field invalid, described by the message (none: clear every mark). */
-  function markInvalid(controls) {
-    for (const control of panel.querySelectorAll("[data-invalid-by-panel]")) {
-      control.removeAttribute("aria-invalid");
-      control.removeAttribute("data-invalid-by-panel");
-      const describedBy = (control.getAttribute("aria-describedby") || "").split(" ").filter((id) => id && id !== errorBox.id);
-      if (describedBy.length) control.setAttribute("aria-describedby", describedBy.join(" "));
-      else control.removeAttribute("aria-describedby");
-    }
-    for (const control of controls) {
-      control.setAttribute("aria-invalid", "true");
-      control.dataset.invalidByPanel = "";
-      if (control !== settings.measures) {
-        const describedBy = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
-        control.setAttribute("aria-describedby", [...describedBy, errorBox.id].join(" "));
-      }
-    }
-  }
-
-  /**
-   * A message, and a bad file's problems as a list (Python's lines: at most ten, then how many more),
-   * tied to the field it is about; a measures error is written under the measures field.
-   */
-  function showError(message, problems = [], field = null, slot = null) {
-    const onMeasures = field === "measures";
-    measuresError.textContent = onMeasures ? message : "";
-    errorLine.textContent = onMeasures ? "" : message;
-    const items = problems.map((text) => el("li", {}, text));
-    problemList.replaceChildren(...items);
-    problemList.hidden = items.length === 0;
-    markInvalid(message ? fieldControls(field, slot) : []);
-  }
-
-  function setBusy(on) {
-    busy = on;
-    // aria-disabled, not disabled: a disabled button would drop the keyboard focus to <body>.
-    for (const button of [buttons.evaluate, buttons.sample]) button.setAttribute("aria-disabled", String(on));
-  }
-
-  function setRunning(on) {
-    setBusy(on);
-    buttons.cancel.hidden = !on;
-    progressBox.hidden = !on;
-    panel.setAttribute("aria-busy", String(on));
-  }
-
-  function dropWorker() {
-    if (worker) worker.terminate();
-    worker = null;
-  }
-
   function clearResult() {
     const result = $("[data-data-result]");
     result.hidden = true;
@@ -277,52 +214,22 @@
   }
 
   function evaluate() {
-    if (busy) return;
+    if (panelKit.busy) return;
     showError("");
     if (!chosen.qrels || !chosen["run-a"]) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
     const last = RUN_SLOTS.reduce((found, slot, index) => (chosen[slot] ? index : found), 0);
     const gap = RUN_SLOTS.slice(0, last).findIndex((slot) => !chosen[slot]);
     if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap].toUpperCase()), [], "run", LETTERS[gap].toUpperCase());
-    if (!window.raglabBoot || !window.raglabBoot.spawn) return fail(WORDS.no_python);
-    if (!worker) {
-      worker = window.raglabBoot.spawn();
-      worker.addEventListener("message", (event) => onMessage(event.data));
-      worker.addEventListener("error", (event) => {
-        event.preventDefault();
-        console.error("raglab: evaluation worker", event.message);
-        dropWorker();
-        clearResult();
-        if (busy) fail(WORDS.stopped);
-      });
-    }
-    lastRequestKey = requestKey();
-    evaluation += 1;
-    const runs = RUN_SLOTS.map((slot) => chosen[slot]).filter(Boolean);
-    setRunning(true);
-    progressBar.removeAttribute("value");
-    statusLine.textContent = WORDS.preparing;
-    worker.postMessage({
-      type: "evaluate",
+    panelKit.begin("evaluate", {
       request: {
-        evaluation,
         qrels: chosen.qrels,
-        runs,
+        runs: RUN_SLOTS.map((slot) => chosen[slot]).filter(Boolean),
         measures: settings.measures.value,
         ties: settings.ties.value,
         complete: settings.complete.checked,
         fusion: fusing ? fusionRequest() : null,
       },
     });
-  }
-
-  /** The evaluation failed: say so in the status line (a live region), and move the focus to the reason. */
-  function fail(message, problems = [], field = null, slot = null) {
-    setRunning(false);
-    statusLine.textContent = WORDS.failed;
-    showError(message, problems, field, slot);
-    if (field && field.startsWith("fuse-")) setFusing(false); // «Evaluar» works again without it
-    if (field === "measures") settings.measures.focus();
-    else errorBox.focus();
   }
 
   function setFusing(on) {
@@ -332,59 +239,16 @@
 
   buttons.evaluate.addEventListener("click", evaluate);
   buttons.fuse.addEventListener("click", () => {
-    if (busy) return;
+    if (panelKit.busy) return;
     setFusing(true);
     evaluate();
   });
   buttons.unfuse.addEventListener("click", () => {
-    if (busy) return;
+    if (panelKit.busy) return;
     setFusing(false);
     buttons.fuse.focus(); // «Quitar» hides itself
     if (!$("[data-data-result]").hidden) evaluate();
   });
-  buttons.cancel.addEventListener("click", () => {
-    if (!busy) return;
-    dropWorker(); // the only way to stop Python mid-run; the next evaluation starts a new one
-    clearResult(); // its rows lived in that worker
-    setRunning(false);
-    buttons.evaluate.focus(); // Cancel hides itself: the focus must not drop to <body>
-    statusLine.textContent = WORDS.cancelled;
-  });
-
-  function onMessage(message) {
-    // About an evaluation since replaced (the boot's messages, "error" included, carry no id)
-    if ("evaluation" in message && message.evaluation !== evaluation) return;
-    if (message.type === "eval-progress") {
-      progressBar.value = message.fraction;
-      statusLine.textContent = message.text;
-    } else if (message.type === "evaluated") {
-      if (message.ok) {
-        show(message.panel, message.evaluation, () => {
-          setRunning(false);
-          statusLine.textContent = WORDS.done;
-        });
-      } else {
-        if (message.detail) console.error("raglab: evaluation", message.detail);
-        fail(message.message, message.problems || [], message.field, message.slot);
-      }
-    } else if (message.type === "rows") {
-      if (onRows) onRows(message);
-    } else if (message.type === "detail") {
-      if (message.ok) showDetail(message.detail);
-    } else if (message.type === "pair") {
-      out("pair-error").textContent = message.ok ? "" : message.message;
-      out("comparison").hidden = !message.ok;
-      if (message.ok) showComparison(message.comparison);
-    } else if (message.type === "download") {
-      if (message.ok) save(message.blob, message.name);
-    } else if (message.type === "error") {
-      console.error("raglab: evaluation worker", message.detail);
-      dropWorker(); // a worker that failed to boot
-      clearResult();
-      fail(message.text);
-    }
-  }
-  let onRows = null;
 
   // --- showing the result ------------------------------------------------------------------------
 
@@ -399,9 +263,7 @@
     out("complete-note").textContent = view.complete_note; // next to the choice that decides how they count
     detail.hidden = true;
 
-    const head = el("tr");
-    for (const label of view.means_columns) head.append(el("th", { scope: "col" }, label));
-    out("means-head").replaceChildren(head);
+    out("means-head").replaceChildren(kit.headRow(view.means_columns));
     out("means-caption").textContent = view.means_caption;
     out("means").replaceChildren(
       ...view.means.map((run) => {
@@ -439,9 +301,7 @@
     out("many-reading").textContent = many.reading;
     out("overlap-reading").textContent = many.overlap_reading;
     out("pairs-caption").textContent = many.pairs_caption;
-    const head = el("tr");
-    for (const label of many.pairs_columns) head.append(el("th", { scope: "col" }, label));
-    out("pairs-head").replaceChildren(head);
+    out("pairs-head").replaceChildren(kit.headRow(many.pairs_columns));
     out("pairs-rows").replaceChildren(
       ...many.pairs.map((pair) => {
         const row = el("tr", { "data-pair": pair.pair });
@@ -476,9 +336,8 @@
 
   for (const select of [settings.baseline, settings.candidate]) {
     select.addEventListener("change", () => {
-      if (!worker || busy) return;
-      worker.postMessage({ type: "evaluate-pair", evaluation, baseline: Number(settings.baseline.value),
-                           candidate: Number(settings.candidate.value) });
+      if (panelKit.busy) return;
+      panelKit.ask("compare", { baseline: Number(settings.baseline.value), candidate: Number(settings.candidate.value) });
     });
   }
 
@@ -486,9 +345,7 @@
     out("comparison-title").textContent = comparison.title;
     out("comparison-caption").textContent = comparison.caption;
     out("reading").textContent = comparison.reading;
-    const head = el("tr");
-    for (const label of comparison.columns) head.append(el("th", { scope: "col" }, label));
-    out("comparison-head").replaceChildren(head);
+    out("comparison-head").replaceChildren(kit.headRow(comparison.columns));
     out("comparison-rows").replaceChildren(
       ...comparison.metrics.map((metric) => {
         const row = el("tr");
@@ -511,7 +368,6 @@
   // values, as bars would be thinner than a pixel.
   function drawChart(chart) {
     const svg = out("chart");
-    const NS = "http://www.w3.org/2000/svg";
     const width = 600;
     const height = 200;
     const middle = height / 2;
@@ -522,11 +378,7 @@
     out("chart-ticks").replaceChildren(...chart.ticks.map((tick) => el("li", {}, tick)));
     svg.setAttribute("aria-label", chart.description);
     const step = width / Math.max(chart.values.length, 1);
-    const shape = (tag, attributes) => {
-      const node = document.createElementNS(NS, tag);
-      for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-      return node;
-    };
+    const shape = kit.svg;
     const axis = shape("line", { x1: 0, x2: width, y1: middle, y2: middle, class: "axis" });
     if (chart.bars.length < chart.values.length) {
       const at = (coordinate) => Math.round(coordinate * 100) / 100; // to 0.01 px: a short path, still exact enough
@@ -544,9 +396,7 @@
         height: Math.max(length, 0.5),
         class: bar.raw > 0 ? "gain" : bar.raw < 0 ? "loss" : "tie",
       });
-      const title = document.createElementNS(NS, "title");
-      title.textContent = bar.text;
-      rect.append(title);
+      rect.append(shape("title", {}, bar.text));
       return rect;
     });
     svg.replaceChildren(axis, ...bars);
@@ -574,7 +424,7 @@
     out("per-query-caption").textContent = caption;
 
     function request(index, order) {
-      if (!worker || id !== evaluation) return;
+      if (!panelKit.worker || id !== panelKit.id) return;
       asked += 1;
       const number = asked;
       onRows = (message) => {
@@ -590,8 +440,7 @@
           done = null;
         }
       };
-      worker.postMessage({ type: "evaluate-rows", evaluation: id, column: index, ascending: order,
-                           limit: config.data.rows_shown, request: number });
+      panelKit.ask("sort", { column: index, ascending: order, limit: config.data.rows_shown, request: number }, id);
     }
 
     function draw(rows) {
@@ -614,7 +463,7 @@
   // --- one query, opened: each run's first documents side by side (raglab_core.runs.panel.query_detail) ---
 
   function askDetail(qid) {
-    if (worker && !busy) worker.postMessage({ type: "evaluate-detail", evaluation, qid });
+    if (!panelKit.busy) panelKit.ask("open", { qid });
   }
 
   function showDetail(view) {
@@ -648,16 +497,7 @@
 
   // --- downloads: the worker builds them from what it holds; here they are only saved ---------------
 
-  function save(blob, name) {
-    const url = URL.createObjectURL(blob);
-    const link = el("a", { href: url, download: name });
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
-
   for (const [button, kind] of [[buttons.downloadJson, "json"], [buttons.downloadCsv, "csv"], [buttons.downloadFused, "fused"]]) {
-    button.addEventListener("click", () => worker && worker.postMessage({ type: "evaluate-download", evaluation, kind }));
+    button.addEventListener("click", () => panelKit.ask("export", { kind }));
   }
 })();

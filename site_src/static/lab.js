@@ -286,7 +286,7 @@
     queued = false;
     sent = current;
     sentChange = changes;
-    worker.postMessage({ type: "compute", state: sent });
+    worker.postMessage({ type: "lab-compute", state: sent });
   }
 
   // Computing ahead: while Python is idle, it computes the states one step away (each slider's
@@ -329,7 +329,7 @@
     busy = true;
     sent = next;
     sentChange = -1; // never shown: only kept
-    worker.postMessage({ type: "compute", state: next, ahead: true });
+    worker.postMessage({ type: "lab-compute", state: next, ahead: true });
   }
 
   // For bench/page.py: the time from the latest input to its view written into the page.
@@ -363,19 +363,19 @@
   }
 
   function onMessage(message) {
-    if (message.type === "progress") {
+    if (message.type === "boot-progress") {
       setStatus("loading", loadingText(message.text), message.fraction);
-    } else if (message.type === "notice") {
+    } else if (message.type === "boot-notice") {
       notice = message.text;
       setStatus("loading", notice);
-    } else if (message.type === "ready") {
+    } else if (message.type === "boot-ready") {
       ready = true;
       root.dataset.boot = message.boot; // "snapshot", or "plain" when the fast path was not usable
       for (const [name, at] of Object.entries(message.milestones || {})) {
         performance.mark(`raglab:worker:${name}`, { startTime: Math.max(0, at - performance.timeOrigin) });
       }
       request(true);
-    } else if (message.type === "view") {
+    } else if (message.type === "lab-view") {
       busy = false;
       const arrived = performance.now();
       performance.measure("raglab:worker-compute", { start: arrived - message.ms, duration: message.ms });
@@ -394,17 +394,17 @@
         registerServiceWorker();
       }
       computeAhead();
-    } else if (message.type === "ahead-failed") {
+    } else if (message.type === "lab-refusal" && message.ahead) {
       busy = false; // a state computed ahead that Python refused: nothing to show or say
       if (queued) request();
       computeAhead();
-    } else if (message.type === "error") {
+    } else if (message.type === "lab-refusal") {
       busy = false;
       fail(message.text, message.detail);
       if (queued) request(); // the state the user moved to since may well be fine
-    } else if (message.type === "worker-error") {
+    } else if (message.type === "boot-failure") {
       busy = false;
-      fail(TEXTS.worker_stopped, message.detail);
+      fail(message.text || TEXTS.worker_stopped, message.detail); // no text: its script did not run (boot.js)
     }
   }
 

@@ -4,69 +4,97 @@
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
  * take the runtime's wasm from its brotli copy, decoded here, and check the SHA-256 the build
  * recorded before using what they downloaded, in any context (plain HTTP included). Every number
- * and sentence comes from raglab_core.browser (compute_json for the lab; EvaluationBridge for
- * «Tus datos», whose code, data-worker.js, is
- * imported on the first evaluation); this file only loads Python and passes JSON through.
+ * and sentence comes from raglab_core.browser (compute_json for the lab; a bridge for each panel,
+ * EvaluationBridge for «Tus datos» and CorpusBridge for «Tu corpus», whose code, data-worker.js and
+ * corpus-worker.js with worker-kit.js, is imported on the panel's first job); this file only loads
+ * Python and passes JSON through.
  *
- * Its messages, in and out, all here:
+ * Its messages, in and out, all here: one scheme, "<part>-<verb>" in (page → worker) and "<part>-<noun>"
+ * out (worker → page), where the part is the boot, the lab or a panel. A message about one job of a panel
+ * carries the job's `id` (the page's count of its jobs); the page ignores answers about a job it has
+ * since replaced, and a worker answers only about the job it holds. Failures come in two kinds, never
+ * mixed: "boot-failure", the worker cannot serve (Python did not load, or its script did not run), and
+ * a refusal of one input ("lab-refusal"; a panel's "-result" with `ok: false`), after which the worker
+ * serves on.
  *
- * @typedef {{type: "init", pyodide: string, runtime: string, wasm: {url: string, integrity: string},
+ * The boot (every worker, the lab's and each panel's: boot.js starts them):
+ * @typedef {{type: "boot-start", pyodide: string, runtime: string, wasm: {url: string, integrity: string},
  *   decoder: {module: string, wasm: string}, wheel: {url: string, sha256: string},
  *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
  *   layout: {head: number, page: number, runs: number[][]},
  *   progress: Array<[number, number, string]>, keptCache: string} | null),
- *   lock: object, data: string, corpus: string, texts: Object<string, string>}} InitMessage  Where Python is (boot.js;
- *   `wasm`, the runtime's wasm as its brotli copy, and `decoder`: raglab_site/runtime.py; the
- *   snapshot's entry: raglab_site/snapshot.py); `data`: data-worker.js's URL; `corpus`: corpus-worker.js's; `texts`: every
- *   sentence this worker says, by name (raglab_core.words.worker_texts, put in the page at build time).
- * @typedef {{type: "compute", state: object, ahead?: boolean}} ComputeMessage  A lab state (lab.js);
+ *   lock: object, kit: string, panels: Object<string, string>, texts: Object<string, string>}} BootStartMessage
+ *   Where Python is (boot.js; `wasm`, the runtime's wasm as its brotli copy, and `decoder`:
+ *   raglab_site/runtime.py; the snapshot's entry: raglab_site/snapshot.py); `kit`: worker-kit.js's URL;
+ *   `panels`: each panel's part of the worker by panel name ({data: data-worker.js's URL, corpus:
+ *   corpus-worker.js's}); `texts`: every sentence this worker says, by name (raglab_core.words.worker_texts,
+ *   put in the page at build time).
+ * @typedef {{type: "boot-progress", text: string, fraction: number}} BootProgressMessage  While Python loads.
+ * @typedef {{type: "boot-notice", text: string}} BootNoticeMessage  A problem the boot recovered from.
+ * @typedef {{type: "boot-ready", boot: ("snapshot" | "plain"), milestones: object}} BootReadyMessage
+ * @typedef {{type: "boot-failure", text: ?string, detail: string}} BootFailureMessage  The worker cannot
+ *   serve: `text` says why (null when its script itself failed, sent by boot.js: the page words it),
+ *   `detail` is the cause, for the console.
+ *
+ * The lab (lab.js):
+ * @typedef {{type: "lab-compute", state: object, ahead?: boolean}} LabComputeMessage  A lab state;
  *   `ahead`: one lab.js asks for before the user does.
+ * @typedef {{type: "lab-view", view: object, ms: number, ahead: boolean}} LabViewMessage  compute's view.
+ * @typedef {{type: "lab-refusal", ahead: boolean, text?: string, detail?: ?string}} LabRefusalMessage
+ *   Python refused (or failed on) a state: for an `ahead` one, nothing more (said if and when the user
+ *   asks for it); otherwise `text` says why and `detail` is the refused field, or the trace when
+ *   Python itself failed.
+ *
+ * «Tus datos» (data.js, data-worker.js), `id` its evaluation:
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
- * @typedef {{type: "evaluate", request: {evaluation: number, qrels: DataFile, runs: DataFile[],
- *   measures: string, ties: string, complete: boolean, fusion: (object | null)}}} EvaluateMessage  «Tus
- *   datos» (data.js): `evaluation` is its id; 1 to 12 runs; `fusion`: raglab_core.runs.fused.fusion_settings.
- * @typedef {{type: "evaluate-rows", evaluation: number, request: number, column: number,
- *   ascending: boolean, limit: number}} EvaluateRowsMessage  The first `limit` per-query rows of that
- *   evaluation, sorted by `column`; `request` numbers the asks of one table.
- * @typedef {{type: "evaluate-detail", evaluation: number, qid: string}} EvaluateDetailMessage  A query's
- *   first documents in each run (raglab_core.runs.panel.query_detail).
- * @typedef {{type: "evaluate-pair", evaluation: number, baseline: number, candidate: number}} EvaluatePairMessage
- *   Two of three runs or more compared in detail (raglab_core.runs.panel.pair_view).
- * @typedef {{type: "evaluate-download", evaluation: number, kind: ("json" | "csv" | "fused")}} EvaluateDownloadMessage
- *   What `eval --json` prints, the per-query table, or the fused run as `fuse` prints it.
- *
- * @typedef {{type: "progress", text: string, fraction: number}} ProgressMessage  While Python loads.
- * @typedef {{type: "notice", text: string}} NoticeMessage  A problem the boot recovered from.
- * @typedef {{type: "ready", boot: ("snapshot" | "plain"), milestones: object}} ReadyMessage
- * @typedef {{type: "view", view: object, ms: number, ahead: boolean}} ViewMessage  compute's view.
- * @typedef {{type: "ahead-failed"}} AheadFailedMessage  Python refused (or failed on) an `ahead` state.
- * @typedef {{type: "error", text: string, detail: (string | null)}} ErrorMessage  Something failed for
- *   good (the boot; a state refused, `detail` its field; the page's own failure, `detail` its trace).
- * @typedef {{type: "eval-progress", evaluation: number, fraction: number, text: string}} EvalProgressMessage
- * @typedef {{type: "evaluated", evaluation: number, ok: boolean, panel?: object, message?: string,
- *   problems?: string[], internal?: boolean, detail?: string}} EvaluatedMessage  The panel
- *   (raglab_core.runs.panel.panel_view, without its rows but with `row_count`) or why not.
- * @typedef {{type: "rows", evaluation: number, request: number, rows: (object[][] | null)}} RowsMessage
+ * @typedef {{type: "data-evaluate", id: number, request: {qrels: DataFile, runs: DataFile[],
+ *   measures: string, ties: string, complete: boolean, fusion: (object | null)}}} DataEvaluateMessage
+ *   1 to 12 runs; `fusion`: raglab_core.runs.fused.fusion_settings. Answered by "data-progress"
+ *   ({fraction, text}), then "data-result".
+ * @typedef {{type: "data-sort", id: number, request: number, column: number, ascending: boolean,
+ *   limit: number}} DataSortMessage  The first `limit` per-query rows of that evaluation, sorted by
+ *   `column`; `request` numbers the asks of one table. Answered by "data-rows".
+ * @typedef {{type: "data-open", id: number, qid: string}} DataOpenMessage  A query's first documents in
+ *   each run (raglab_core.runs.panel.query_detail). Answered by "data-detail".
+ * @typedef {{type: "data-compare", id: number, baseline: number, candidate: number}} DataCompareMessage
+ *   Two of three runs or more compared in detail (raglab_core.runs.panel.pair_view). Answered by
+ *   "data-comparison".
+ * @typedef {{type: "data-export", id: number, kind: ("json" | "csv" | "fused")}} DataExportMessage
+ *   What `eval --json` prints, the per-query table, or the fused run as `fuse` prints it. Answered by
+ *   "data-file".
+ * @typedef {{type: "data-progress", id: number, fraction: number, text: string}} DataProgressMessage
+ * @typedef {{type: "data-result", id: number, ok: boolean, panel?: object, message?: string,
+ *   problems?: string[], field?: string, slot?: string, internal?: boolean, detail?: string}} DataResultMessage
+ *   The panel (raglab_core.runs.panel.panel_view, without its rows but with `row_count`), or why the
+ *   input was refused (`internal`: Python failed; `detail` its trace).
+ * @typedef {{type: "data-rows", id: number, request: number, rows: (object[][] | null)}} DataRowsMessage
  *   `rows` null: this worker does not hold that evaluation's rows.
- * @typedef {{type: "detail", evaluation: number, ok: boolean, detail?: object}} DetailMessage
- * @typedef {{type: "pair", evaluation: number, ok: boolean, comparison?: object, message?: string}} PairMessage
- * @typedef {{type: "download", evaluation: number, ok: boolean, name?: string, blob?: Blob,
- *   message?: string}} DownloadMessage  A file to save.
- * (Questions about an evaluation this worker does not hold: rows null, detail and download unanswered.)
+ * @typedef {{type: "data-detail", id: number, ok: boolean, detail?: object}} DataDetailMessage
+ * @typedef {{type: "data-comparison", id: number, ok: boolean, comparison?: object, message?: string}} DataComparisonMessage
+ * @typedef {{type: "data-file", id: number, ok: boolean, name?: string, blob?: Blob,
+ *   message?: string}} DataFileMessage  A file to save.
+ * (Questions about an evaluation this worker does not hold: rows null, detail, comparison and file unanswered.)
  *
- * «Tu corpus» (corpus.js, corpus-worker.js), `measurement` its id:
- * @typedef {{type: "corpus-run", request: {measurement: number, corpus: DataFile[], queries: ?DataFile,
- *   evidence: ?DataFile, qrels: ?DataFile (one at least), chunks: ?DataFile, run: ?DataFile, sweep: string, baseline: string, k1: string,
- *   b: string, at: string}}} CorpusRunMessage  answered by "corpus-progress" ({fraction, text}), one
- *   "corpus-row" ({row}: raglab_core.corpus.panel.config_row) per configuration, then "corpus-done"
- *   ({ok, panel} or {ok: false, message, problems?, field?, slot?, internal?, detail?}).
- * @typedef {{type: "corpus-detail", measurement: number, qid: string, first: number, second: number}} CorpusDetailMessage
- *   answered by "corpus-detail" ({ok, detail}: raglab_core.corpus.panel.query_detail).
- * @typedef {{type: "corpus-download", measurement: number, kind: ("json" | "chunks" | "chunk-run" |
- *   "document-run"), index: number}} CorpusDownloadMessage  answered by "corpus-download" ({ok, name, blob}).
+ * «Tu corpus» (corpus.js, corpus-worker.js), `id` its measurement:
+ * @typedef {{type: "corpus-measure", id: number, request: {corpus: DataFile[], queries: ?DataFile,
+ *   evidence: ?DataFile, qrels: ?DataFile (one at least), chunks: ?DataFile, run: ?DataFile, sweep: string,
+ *   baseline: string, k1: string, b: string, at: string}}} CorpusMeasureMessage  Answered by
+ *   "corpus-progress", one "corpus-row" per configuration, then "corpus-result".
+ * @typedef {{type: "corpus-open", id: number, qid: string, first: number, second: number}} CorpusOpenMessage
+ *   A query's chunks in two configurations. Answered by "corpus-detail".
+ * @typedef {{type: "corpus-export", id: number, kind: ("json" | "chunks" | "chunk-run" | "document-run"),
+ *   index: number}} CorpusExportMessage  Answered by "corpus-file".
+ * @typedef {{type: "corpus-progress", id: number, fraction: number, text: string}} CorpusProgressMessage
+ * @typedef {{type: "corpus-row", id: number, row: object}} CorpusRowMessage  raglab_core.corpus.panel.config_row.
+ * @typedef {{type: "corpus-result", id: number, ok: boolean, panel?: object, message?: string,
+ *   problems?: string[], field?: string, slot?: string, internal?: boolean, detail?: string}} CorpusResultMessage
+ * @typedef {{type: "corpus-detail", id: number, ok: boolean, detail?: object}} CorpusDetailMessage
+ *   raglab_core.corpus.panel.query_detail.
+ * @typedef {{type: "corpus-file", id: number, ok: boolean, name?: string, blob?: Blob, message?: string}} CorpusFileMessage
+ * (Questions about a measurement this worker does not hold: unanswered.)
  */
 
-let TEXTS = {}; // raglab_core.words.worker_texts, from "init": this file words nothing itself
+let TEXTS = {}; // raglab_core.words.worker_texts, from "boot-start": this file words nothing itself
 
 // Installs the wheel in the plain boot, after checking its SHA-256 (in Python: hashlib works in
 // any context, while crypto.subtle needs a secure one).
@@ -105,7 +133,7 @@ function post(type, fields = {}) {
 
 /** Says `text` (a TEXTS name) while `work` runs; if it fails, the boot fails with the text named `failure`. */
 async function step(text, fraction, failure, work) {
-  post("progress", { text: TEXTS[text], fraction });
+  post("boot-progress", { text: TEXTS[text], fraction });
   try {
     return await work();
   } catch (error) {
@@ -356,7 +384,7 @@ async function decodedWasm({ url, integrity }, decoderReady, network) {
  * once all of it has arrived and matched, so there is no byte progress on this path.
  */
 async function integrityCheckedBody({ url, integrity }, signal) {
-  post("progress", { text: TEXTS.snapshot_checked, fraction: 0.15 });
+  post("boot-progress", { text: TEXTS.snapshot_checked, fraction: 0.15 });
   try {
     const response = await fetch(url, { integrity, signal });
     milestone("snapshotFetched");
@@ -391,7 +419,7 @@ async function verifiedSnapshot(snapshot, out, signal, start, decoderReady) {
     while (reached < snapshot.progress.length && received >= snapshot.progress[reached][0]) {
       step = snapshot.progress[reached++];
     }
-    if (step) post("progress", { text: step[2], fraction: step[1] });
+    if (step) post("boot-progress", { text: step[2], fraction: step[1] });
   }, () => milestone("snapshotFetched")).then((matches) => {
     milestone("snapshotHashed");
     if (!matches) throw new IntegrityError(`snapshot does not match ${snapshot.integrity}`);
@@ -422,7 +450,7 @@ async function bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled,
       } catch {
         return new Promise(() => {}); // the failure is reported through `filled` below
       }
-      post("progress", { text: TEXTS.restoring, fraction: 0.85 });
+      post("boot-progress", { text: TEXTS.restoring, fraction: 0.85 });
       if (xorBytes) undoXor(buffer, instance.exports.memory, xorBytes);
     },
   };
@@ -537,7 +565,7 @@ async function boot(config) {
       downloads.abort(); // its progress must not cover what the plain boot says
       console.warn("raglab: snapshot boot failed, falling back to the plain boot:", error);
       if (kept) caches.delete(config.snapshot.keptCache).catch(() => {}); // not again on the next visit
-      if (error instanceof IntegrityError) post("notice", { text: TEXTS.snapshot_discarded });
+      if (error instanceof IntegrityError) post("boot-notice", { text: TEXTS.snapshot_discarded });
     }
   }
   connect(await bootPlain(loadPyodide, config, wasmFailed));
@@ -566,84 +594,80 @@ function corpusCodeFromWheel(bridge, wheel) {
         throw error;
       }));
 }
-let corpusModule = null; // corpus-worker.js's URL (from "init")
-let corpusPanel = null; // corpus-worker.js, the «Tu corpus» code: imported on the first measurement
+let kitModule = null; // worker-kit.js's URL (from "boot-start")
+let kit = null; // worker-kit.js: imported with the first panel module
+let panelModules = {}; // each panel's part of the worker, by name: URLs (from "boot-start")
+const panelCode = {}; // the same, imported on the panel's first job
 
-let dataModule = null; // data-worker.js's URL (from "init")
-let dataPanel = null; // data-worker.js, the «Tus datos» code: imported on the first evaluation
+/**
+ * The panels' parts of the worker: the verb that starts a job, the bridge it runs with (null until the
+ * boot has connected it) and what must be in place first. Every other "<panel>-<verb>" is a question
+ * about a finished job, answered by the panel's module (if it was ever imported).
+ */
+const PANELS = {
+  data: { start: "evaluate", bridge: () => evaluationBridge, ready: () => Promise.resolve() },
+  corpus: { start: "measure", bridge: () => corpusBridge, ready: () => addCorpusCode() },
+};
+
+async function panelJob(name, verb, message) {
+  const part = PANELS[name];
+  if (verb !== part.start) {
+    if (panelCode[name]) (await panelCode[name]).answer(message, post, await kit); // about a finished job
+    return;
+  }
+  await booting;
+  if (!part.bridge()) return; // the boot failed and said so
+  try {
+    kit ??= import(kitModule);
+    panelCode[name] ??= import(panelModules[name]);
+    await part.ready();
+    await (await panelCode[name]).start(part.bridge(), message, post, await kit);
+  } catch (error) {
+    post(`${name}-result`, {
+      id: message.id,
+      ok: false,
+      internal: true,
+      message: TEXTS.evaluate_failed,
+      detail: String(error && error.stack ? error.stack : error),
+    });
+  }
+}
 
 self.addEventListener("message", async (event) => {
   const message = event.data;
-  if (message.type === "init") {
-    dataModule = message.data;
-    corpusModule = message.corpus;
+  const [part, verb] = message.type.split(/-(.*)/s);
+  if (message.type === "boot-start") {
+    kitModule = message.kit;
+    panelModules = message.panels;
     TEXTS = message.texts;
     booting = boot(message).then(
       (how) => {
-        post("ready", { boot: how, milestones });
+        post("boot-ready", { boot: how, milestones });
         if (afterReady) setTimeout(afterReady, 1000); // after the first views, off the critical path
         afterReady = null;
       },
       (error) => {
         const cause = error.cause || error;
-        post("error", {
+        post("boot-failure", {
           text: error instanceof BootFailure ? error.message : TEXTS.boot_failed,
           detail: String(cause && cause.stack ? cause.stack : cause),
         });
       }
     );
-  } else if (message.type === "evaluate") {
-    await booting;
-    if (!evaluationBridge) return; // the boot failed and said so
-    try {
-      dataPanel ??= import(dataModule);
-      await (await dataPanel).evaluate(evaluationBridge, message.request, post);
-    } catch (error) {
-      post("evaluated", {
-        evaluation: message.request.evaluation,
-        ok: false,
-        internal: true,
-        message: TEXTS.evaluate_failed,
-        detail: String(error && error.stack ? error.stack : error),
-      });
-    }
-  } else if (["evaluate-rows", "evaluate-detail", "evaluate-pair", "evaluate-download"].includes(message.type)) {
-    if (dataPanel) (await dataPanel).answer(message, post); // about a finished evaluation: data-worker.js
-
-  } else if (message.type === "corpus-run") {
-    await booting;
-    if (!corpusBridge) return; // the boot failed and said so
-    try {
-      dataPanel ??= import(dataModule); // its streamText reads the files
-      corpusPanel ??= import(corpusModule);
-      await addCorpusCode();
-      await (await corpusPanel).measure(corpusBridge, message.request, post, await dataPanel);
-    } catch (error) {
-      post("corpus-done", {
-        measurement: message.request.measurement,
-        ok: false,
-        internal: true,
-        message: TEXTS.evaluate_failed,
-        detail: String(error && error.stack ? error.stack : error),
-      });
-    }
-  } else if (message.type === "corpus-detail" || message.type === "corpus-download") {
-    if (corpusPanel) (await corpusPanel).answer(message, post); // about a finished measurement: corpus-worker.js
-  } else if (message.type === "compute") {
+  } else if (part in PANELS) {
+    await panelJob(part, verb, message);
+  } else if (message.type === "lab-compute") {
     await booting;
     if (!computeJson) return; // the boot failed and said so
+    const ahead = Boolean(message.ahead);
     try {
       const started = performance.now();
       const result = JSON.parse(computeJson(JSON.stringify(message.state)));
-      if (result.ok) post("view", { view: result.view, ms: performance.now() - started, ahead: Boolean(message.ahead) });
-      else if (message.ahead) post("ahead-failed");
-      else post("error", { text: result.text, detail: result.internal ? result.detail : result.field });
+      if (result.ok) post("lab-view", { view: result.view, ms: performance.now() - started, ahead });
+      else post("lab-refusal", ahead ? { ahead } : { ahead, text: result.text, detail: result.internal ? result.detail : result.field });
     } catch (error) {
-      if (message.ahead) return post("ahead-failed"); // said if and when the user asks for this state
-      post("error", {
-        text: TEXTS.compute_failed,
-        detail: String(error && error.stack ? error.stack : error),
-      });
+      // An `ahead` state's failure is said if and when the user asks for this state.
+      post("lab-refusal", ahead ? { ahead } : { ahead, text: TEXTS.compute_failed, detail: String(error && error.stack ? error.stack : error) });
     }
   }
 });

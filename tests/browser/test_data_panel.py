@@ -8,7 +8,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from raglab_core.runs.panel import evaluate_files
+from raglab_core.runs.session import evaluate_files
 from raglab_core.runs.measures import DEFAULT_MEASURES
 
 from ..conftest import ROOT
@@ -305,7 +305,7 @@ def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refus
     expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(40)
     page.evaluate("""() => { window.__evaluations = 0; const send = Worker.prototype.postMessage;
       Worker.prototype.postMessage = function (message, ...rest) {
-        if (message && message.type === 'evaluate') window.__evaluations += 1;
+        if (message && message.type === 'data-evaluate') window.__evaluations += 1;
         return send.call(this, message, ...rest); }; }""")
     # «Evaluar» pressed while the sample files load starts nothing: the sample's evaluation is the only one.
     page.evaluate("""() => { const get = window.fetch;
@@ -335,12 +335,33 @@ def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):
     page.evaluate("""() => { const config = JSON.parse(document.getElementById('lab-config').textContent);
       window.raglabBoot.spawn = () => {  // a worker told to load Python from where it is not
         const worker = new Worker(config.worker, { type: 'module' });
-        worker.postMessage({ type: 'init', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
-                             wheel: config.wheel, snapshot: null, lock: config.lock, data: config.dataWorker,
-                             texts: config.workerTexts });
+        worker.postMessage({ type: 'boot-start', pyodide: '/nowhere/', runtime: new URL('/nowhere/pyodide.mjs', location).href,
+                             wheel: config.wheel, snapshot: null, lock: config.lock, kit: config.workerKit,
+                             panels: config.panelWorkers, texts: config.workerTexts });
         return worker; }; }""")
     page.click('[data-action="sample"]')
     expect(page.locator("[data-data-error-text]")).to_contain_text("Python", timeout=60_000)
     expect(page.locator("[data-data-status]")).to_have_text("La evaluación no terminó: el motivo está debajo.")
     assert page.evaluate("window.__terminated") == 1
     assert any("evaluation worker" in error for error in lab.errors)  # the cause, for whoever debugs it
+
+
+PANEL_SCRIPTS = """() => performance.getEntriesByType('resource').map(entry => entry.name.split('/').pop())
+    .filter(name => /^(panel-kit|data|corpus)\\./.test(name))"""
+
+
+def test_the_panels_scripts_load_on_first_use_and_a_click_before_them_is_not_lost(lab):
+    page = lab.page
+    # The lab's first paint carries only the lab: the panels' scripts are not loaded while no panel is near.
+    assert page.evaluate(PANEL_SCRIPTS) == [] and page.evaluate("typeof window.raglabPanelKit") == "undefined"
+    page.evaluate("""() => { window.__evaluations = 0; const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message && message.type === 'data-evaluate') window.__evaluations += 1;
+        return send.call(this, message, ...rest); }; }""")
+    # A click on «Cargar ejemplo» that arrives before data.js has run is held, then done once it has.
+    page.evaluate("""() => document.querySelector('[data-action="sample"]').click()""")
+    evaluated(page)
+    assert page.evaluate("window.__evaluations") == 1
+    loaded = page.evaluate(PANEL_SCRIPTS)
+    assert loaded[0].startswith("panel-kit.") and any(name.startswith("data.") for name in loaded)
+    assert page.locator("script[src*='/data.'][integrity^='sha384-']").count() == 1  # injected with its digest

@@ -500,13 +500,13 @@ COUNT_COMPUTES = """(() => {
   window.__ahead = [];
   window.__answered = 0;
   Worker.prototype.postMessage = function (message, ...rest) {
-    if (message && message.type === "compute") {
+    if (message && message.type === "lab-compute") {
       if (message.ahead) window.__ahead.push(message.state);
       else window.__computes += 1;
       if (!this.__counted) {
         this.__counted = true;
         this.addEventListener("message", (event) => {
-          if (["view", "ahead-failed", "error"].includes(event.data.type)) window.__answered += 1;
+          if (["lab-view", "lab-refusal"].includes(event.data.type)) window.__answered += 1;
         });
       }
     }

@@ -146,7 +146,7 @@ def test_reset_before_python_is_ready_restores_the_server_render(page, base_url)
 BREAK_NEXT_COMPUTE = """(() => {
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message, ...rest) {
-    if (window.__breakNext && message && message.type === "compute" && !message.ahead) {
+    if (window.__breakNext && message && message.type === "lab-compute" && !message.ahead) {
       window.__breakNext = false;
       message = { ...message, state: { ...message.state, scenario: null } };
       this.__delayErrors = true;
@@ -157,7 +157,7 @@ BREAK_NEXT_COMPUTE = """(() => {
   Worker.prototype.addEventListener = function (type, listener, ...rest) {
     if (type !== "message") return listen.call(this, type, listener, ...rest);
     return listen.call(this, type, (event) => {
-      if (event.data && event.data.type === "error" && this.__delayErrors) {
+      if (event.data && event.data.type === "lab-refusal" && this.__delayErrors) {
         this.__delayErrors = false;
         setTimeout(() => listener(event), 400);
       } else {

@@ -23,6 +23,7 @@ import argparse
 import os
 import sys
 
+from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.measures import parse_measures
 from ..runs.statistics import p_value_text
@@ -41,7 +42,7 @@ from .sweep import config_name, parse_config, parse_sweep, report, report_text, 
 DEFAULT_CONFIG = (256, 32)
 
 
-def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
+def add_parser(subcommands) -> argparse.ArgumentParser:
     """Add ``chunks`` to the command line's ``subcommands``."""
     chunks = subcommands.add_parser(
         "chunks",
@@ -166,12 +167,9 @@ def run(args, parser) -> int:
     try:
         documents, queries, spans, qrels = _read(args)
     except OSError as failure:
-        print(f"{parser.prog} chunks: error: cannot read {failure.filename}: {failure.strerror or failure}",
-              file=sys.stderr)
-        return 2
+        return cannot_read(f"{parser.prog} chunks", failure)
     except LabError as error:
-        print(f"error: {error.render('en')}", file=sys.stderr)
-        return 1
+        return malformed([error.render("en")])
     prepared = prepare(documents, queries, spans)
 
     def progress(index, name, done, total):
@@ -182,14 +180,15 @@ def run(args, parser) -> int:
         if args.chunks_file is not None:
             chunk_spans = read_path(ChunksReader(args.chunks_file, documents), args.chunks_file)
             chunk_run = parse_run(read_text(args.run, "run"), os.path.basename(args.run))
-            results = [evaluate_chunks_run(prepared, chunk_spans, chunk_run, cuts, qrels, measures,
-                                           os.path.basename(args.chunks_file), os.path.basename(args.run))]
+            results = [evaluate_chunks_run(prepared, chunk_spans, chunk_run, cuts=cuts, qrels=qrels, measures=measures,
+                                           chunks_name=os.path.basename(args.chunks_file),
+                                           run_name=os.path.basename(args.run))]
         else:
-            results = sweep(prepared, configs, args.k1, args.b, args.depth, cuts, qrels, measures, progress)
+            results = sweep(prepared, configs, k1=args.k1, b=args.b, depth=args.depth, cuts=cuts, qrels=qrels,
+                            measures=measures, progress=progress)
     except LabError as error:
-        print(f"error: {error.render('en')}", file=sys.stderr)
-        return 1
-    data = report(prepared, results, baseline, args.k1, args.b, args.depth)
+        return malformed([error.render("en")])
+    data = report(prepared, results, baseline, k1=args.k1, b=args.b, depth=args.depth)
     if args.export_chunks and args.chunks_file is None:
         table = chunk_table(prepared.corpus, *configs[0])
         with open(args.export_chunks, "w", encoding="utf-8") as out:
@@ -210,5 +209,5 @@ def run(args, parser) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """A parser with only ``chunks`` (for the doctest; the command line's is :mod:`raglab_core.__main__`'s)."""
     parser = argparse.ArgumentParser(prog="python -m raglab_core")
-    add_parser(parser.add_subparsers(dest="command"), lambda minimum: int)
+    add_parser(parser.add_subparsers(dest="command"))
     return parser

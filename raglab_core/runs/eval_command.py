@@ -39,6 +39,7 @@ import argparse
 import os
 import sys
 
+from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..metrics import GAIN_ALIASES, GAINS
 from .decoding import read_text_chunks
@@ -58,8 +59,8 @@ TIES_HELP = (
 
 
 
-def add_parser(subcommands, at_least) -> argparse.ArgumentParser:
-    """Add ``eval`` to the command line's ``subcommands``; ``at_least(n)`` is the integer type of its counts."""
+def add_parser(subcommands) -> argparse.ArgumentParser:
+    """Add ``eval`` to the command line's ``subcommands``."""
     evaluate = subcommands.add_parser(
         "eval",
         help="evaluate runs against qrels (and compare every pair)",
@@ -206,8 +207,7 @@ def run(args, parser) -> int:
     try:  # every file is read, so that all bad ones are reported
         read_all(reading, lambda slot: read_text_chunks(args.qrels if slot == "qrels" else paths[SLOTS.index(slot)]))
     except OSError as failure:  # a path the user mistyped: a usage error
-        print(f"{parser.prog} eval: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
-        return 2
+        return cannot_read(f"{parser.prog} eval", failure)
     errors = [error.render("en") for error in reading.errors]
     runs = [(name, reading.evaluations.get(slot)) for slot, name in zip(SLOTS, run_names(paths))]
     try:
@@ -216,9 +216,7 @@ def run(args, parser) -> int:
     except LabError as error:
         errors.append(error.render("en"))
     if errors:
-        for error in errors:
-            print(f"error: {error}", file=sys.stderr)
-        return 1
+        return malformed(errors)
     report, comparisons = build_report(runs, args.permutations, args.seed)
     notes = skipped_notes(runs, comparisons)
     if args.json:

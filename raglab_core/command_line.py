@@ -1,0 +1,71 @@
+"""What every command of the command line (``eval``, ``fuse``, ``chunks``) shares: argument types, and how it fails.
+
+The argument types (:func:`at_least`, :func:`weights`, :func:`tag`) turn a command-line word into a
+value or refuse it with an ``argparse.ArgumentTypeError``, which argparse reports as a usage error
+(exit status 2). :func:`cannot_read` and :func:`malformed` say on stderr that a file could not be
+read (2) or is malformed (1), and give the exit status. argparse is the command line's alone: this
+module is listed in :data:`raglab_core.browser.COMMAND_LINE_ONLY`, out of the page's snapshot.
+
+>>> at_least(1)("3"), weights("0.3,0.7"), tag("bm25")
+(3, [0.3, 0.7], 'bm25')
+>>> at_least(1)("0")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: must be an integer >= 1, got 0
+"""
+
+import argparse
+import math
+import sys
+
+
+def at_least(minimum: int):
+    """The type of a whole number ``>= minimum``."""
+
+    def whole(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {value}")
+        return value
+
+    return whole
+
+
+def weights(text):
+    """``"0.3,0.7"`` -> ``[0.3, 0.7]``: finite numbers, comma-separated."""
+    found = []
+    for part in text.split(","):
+        try:
+            weight = float(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not a number") from None
+        if not math.isfinite(weight):
+            raise argparse.ArgumentTypeError(f"{part.strip()!r} is not a finite number")
+        found.append(weight)
+    return found
+
+
+def tag(text):
+    """A run tag: one word, without spaces."""
+    if not text or any(character.isspace() for character in text):
+        raise argparse.ArgumentTypeError(f"{text!r}: a tag is one word, without spaces")
+    return text
+
+
+def cannot_read(prog: str, failure: OSError) -> int:
+    """A path the user mistyped (``failure``), said on stderr as ``prog`` says a usage error; the exit status, 2."""
+    print(f"{prog}: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
+    return 2
+
+
+def malformed(errors) -> int:
+    """Each problem of malformed input (in English) on stderr; the exit status, 1.
+
+    >>> malformed([])
+    1
+    """
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    return 1
