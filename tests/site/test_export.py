@@ -127,17 +127,6 @@ def test_the_page_can_be_framed_by_its_own_site_only_and_survives_a_dev_servers_
     assert html.count("<template data-tail>") == 1
 
 
-def test_the_frames_palette_and_the_systems_dark_scheme_set_the_same_colours():
-    css = (ROOT / "site_src" / "inline" / "lab.css").read_text("utf-8")
-
-    def declarations(selector):
-        block = re.search(re.escape(selector) + r" \{\n(.*?)\n\s*\}", css, re.S).group(1)
-        return [line.strip() for line in block.splitlines() if line.strip().startswith("--")]
-
-    system = declarations(':root:not([data-raglab-palette="light"])')
-    assert len(system) >= 14 and system == declarations(':root[data-raglab-palette="dark"]')
-
-
 def test_a_content_without_an_introduction_is_refused(site, tmp_path, capsys):
     content = tmp_path / "index.md"
     content.write_text(CONTENT.read_text("utf-8").replace("\nintro:", "\nintro_old:"), "utf-8")
