@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from raglab_core import compute
 
 from ..conftest import load_scenario
-from ..support.lab_page import TARGETS, Lab
+from ..support.lab_page import RENDERED_TEXT, TARGETS, Lab
 
 
 def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
@@ -281,7 +281,7 @@ def test_a_definition_opens_beside_its_button_without_covering_the_value(page, b
 def test_names_sources_and_sections_a_learner_can_tell_apart(page, base_url):
     """Items 11 and 13: the sources of what the page computes; formula boxes and grade selects named."""
     page.goto(base_url)
-    sources = page.locator(".sources").inner_text()
+    sources = page.evaluate(RENDERED_TEXT, ".sources")
     for name in ("Voorhees", "Burges", "Smucker", "trec_eval", "ir-measures", "ranx", "Järvelin"):
         assert name in sources, name
     labels = page.locator(".formula").evaluate_all("(nodes) => nodes.map((node) => node.getAttribute('aria-label'))")
@@ -289,7 +289,7 @@ def test_names_sources_and_sections_a_learner_can_tell_apart(page, base_url):
     assert "Fórmula de nDCG@k" in labels
     expect(page.get_by_role("combobox", name="Grado de d04, «nDCG: ganancia acumulada con descuento»")).to_have_count(1)
     expect(page.locator("#unretrieved-title")).to_have_text("Juzgados que la primera etapa nunca devolvió")
-    assert "no recuperados" not in page.locator("main").inner_text()
+    assert "no recuperados" not in page.evaluate(RENDERED_TEXT, "main")
 
 
 def test_on_a_phone_the_data_captions_fit_their_tables(page, base_url):

@@ -14,7 +14,7 @@ from raglab_core.runs.trec import parse_qrels, parse_run
 
 from ..conftest import ROOT
 from ..support.commands import cli
-from ..support.lab_page import TARGETS, evaluated, raw_cells
+from ..support.lab_page import RENDERED_TEXT, TARGETS, evaluated, raw_cells
 from ..support.trec_data import shaken
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"
@@ -108,7 +108,7 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
         assert overlap == [expected["jaccard@10"], expected["rbo"]]
 
     # The corrected reading names the runs no other beats, says they are tied, and calls none «el mejor».
-    reading = page.locator('[data-panel-output="many-reading"]').inner_text()
+    reading = page.evaluate(RENDERED_TEXT, '[data-panel-output="many-reading"]')
     leaders = [i for i in range(5) if not any(i in wins["nDCG@10"][j] for j in range(5))]
     assert len(leaders) > 1  # the sample's case: a statistical tie at the top
     for i in leaders:

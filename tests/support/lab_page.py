@@ -20,8 +20,23 @@ FORBIDDEN = ("NaN", "Infinity", "undefined", "None", "null")
 TEXT_ONLY = TEXT_OUTPUTS + ["ideal_order", "ndcg_division", "mrr_rank", "conventions_reading"]
 BREAKDOWN_CELLS = ("relevant_text", "mrr_text", "gain_text", "discount_text", "contribution_text", "running_text")
 
+# The rendered text (innerText) of the element `selector` names, as if the blocks the page lays out only
+# when the reader nears them (lab.css: content-visibility: auto, whose skipped content innerText leaves
+# out) were laid out: a constructed style sheet, which the page's CSP allows, lays them out for the read.
+RENDERED_TEXT = """(selector) => {
+  const all = new CSSStyleSheet();
+  all.replaceSync("* { content-visibility: visible !important; }");
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, all];
+  try {
+    return document.querySelector(selector).innerText;
+  } finally {
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== all);
+  }
+}"""
+
 # What the page shows, as plain data (runs in the page; evaluate() works under the page's CSP).
 DOM_STATE = """() => {
+  const rendered = """ + RENDERED_TEXT + """;
   const text = (node) => node.textContent.replace(/\\s+/g, " ").trim();
   const outputs = {};
   for (const node of document.querySelectorAll("[data-output]")) {
@@ -48,7 +63,7 @@ DOM_STATE = """() => {
     [tr.dataset.convention, tr.dataset.value, text(tr.querySelector('[data-field="text"]')),
      text(tr.querySelector('[data-field="diff_text"]'))]);
   return {outputs, errors, invalid, ranking, unretrieved, total, breakdown, windows, conventions,
-          text: document.querySelector("main").innerText};
+          text: rendered("main")};
 }"""
 
 
