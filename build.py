@@ -26,7 +26,9 @@ from markupsafe import Markup
 
 from raglab_site import ROOT, BuildError
 from raglab_site import headers as site_headers
-from raglab_site.assets import hashed_name, read_static, short_hash, subresource_integrity, write_atomically
+from raglab_site.assets import (
+    hashed_name, read_static, script_entries, short_hash, subresource_integrity, write_atomically,
+)
 from raglab_site.minify import minified
 from raglab_site.corpus_site import corpus_config
 from raglab_site.compression import add_precompressed, compress_ahead, is_precompressed_copy, wire_size
@@ -197,21 +199,6 @@ def page_context(page, config, scenario, view, assets, lab_config, inline) -> di
 # --- the pipeline -------------------------------------------------------------------------
 
 
-# The panels whose scripts load on first use, by their data-panel name: each has NAME.js (the page's
-# part, on panel-kit.js) and NAME-worker.js (the worker's, on worker-kit.js).
-PANELS = ("corpus", "data")
-# The scripts no template names, only the page's configuration.
-PAGE_CONFIG_ASSETS = (
-    ("worker.js", "the page's Python worker"),
-    ("worker-kit.js", "what the panels' parts of the worker share"),
-    ("data-worker.js", "the worker's «Tus datos» code"),
-    ("corpus-worker.js", "the worker's «Tu corpus» code"),
-    ("panel-kit.js", "what the panels' scripts share"),
-    ("data.js", "the «Tus datos» panel's script"),
-    ("corpus.js", "the «Tu corpus» panel's script"),
-)
-
-
 def make_site() -> dict[str, bytes]:
     """Everything dist/ will hold, as {relative path: bytes}. Reads sources, writes nothing."""
     config = read_config(SRC / "config.yaml")
@@ -243,21 +230,8 @@ def make_site() -> dict[str, bytes]:
         files[f"data/sample/{path.name}"] = path.read_bytes()
         samples[path.stem] = f"data/sample/{path.name}"
 
-    for name, what in PAGE_CONFIG_ASSETS:
-        if name not in assets:  # named by no template, only by the page's configuration
-            raise BuildError(SRC / "static" / name, f"missing asset: {what}")
     lab_config = {
-        "worker": assets["worker.js"]["url"],
-        # Each panel's part of the worker, and what they share: imported by the worker on the panel's first job.
-        "workerKit": assets["worker-kit.js"]["url"],
-        "panelWorkers": {name: assets[f"{name}-worker.js"]["url"] for name in PANELS},
-        # Each panel's scripts, in order (the kit first), with their digests: boot.js injects them on the
-        # panel's first use (when it nears the viewport or the reader touches it), not with the page.
-        "panelScripts": {
-            name: [{"url": assets[script]["url"], "integrity": assets[script]["integrity"]}
-                   for script in ("panel-kit.js", f"{name}.js")]
-            for name in PANELS
-        },
+        **script_entries(assets, SRC / "static"),  # the worker's and the panels' scripts, loaded on first use
         "pyodide": pyodide_base,
         "runtime": pyodide_base + RUNTIME_MODULE,
         **runtime_entries,  # "wasm" and "decoder"

@@ -13,7 +13,8 @@ The browser runtime:
 - ``wasm``: the data segments a wasm module writes into its memory, which the snapshot is XORed against.
 
 Files and hosts:
-- ``assets``: content-hashed names, integrity digests, the atomic write of dist/.
+- ``assets``: content-hashed names, integrity digests, the atomic write of dist/; the page configuration's
+  entries for the worker's and the panels' scripts, which no template names (``script_entries``).
 - ``minify``: the page's scripts and stylesheet minified by esbuild, nothing renamed.
 - ``compression``: the precompressed ``.br``/``.gz`` copies beside each compressible file.
 - ``headers``: the response headers every host should send, written to ``dist/_headers``.

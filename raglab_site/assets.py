@@ -1,4 +1,5 @@
-"""How dist/ names, checks and writes its files: content-hashed names, integrity digests, an atomic swap."""
+"""How dist/ names, checks and writes its files: content-hashed names, integrity digests, an atomic swap;
+and the page configuration's entries for the scripts that load on first use."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import os
 import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
+
+from . import BuildError
 
 
 def short_hash(data: bytes) -> str:
@@ -53,3 +56,38 @@ def write_atomically(files: dict[str, bytes], out: Path) -> None:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+# The panels whose scripts load on first use, by their data-panel name: each has NAME.js (the page's
+# part, on panel-kit.js) and NAME-worker.js (the worker's, on worker-kit.js).
+PANELS = ("corpus", "data")
+# The scripts no template names, only the page's configuration.
+PAGE_CONFIG_ASSETS = (
+    ("worker.js", "the page's Python worker"),
+    ("worker-kit.js", "what the panels' parts of the worker share"),
+    ("data-worker.js", "the worker's «Tus datos» code"),
+    ("corpus-worker.js", "the worker's «Tu corpus» code"),
+    ("panel-kit.js", "what the panels' scripts share"),
+    ("data.js", "the «Tus datos» panel's script"),
+    ("corpus.js", "the «Tu corpus» panel's script"),
+)
+
+
+def script_entries(assets: dict, static: Path) -> dict:
+    """The page configuration's entries for the scripts no template names (``assets``: name -> {url,
+    integrity}): the worker; each panel's part of the worker and what they share, imported by the
+    worker on the panel's first job; each panel's scripts in order (the kit first) with their digests,
+    which boot.js injects on the panel's first use. BuildError names a missing one."""
+    for name, what in PAGE_CONFIG_ASSETS:
+        if name not in assets:
+            raise BuildError(static / name, f"missing asset: {what}")
+    return {
+        "worker": assets["worker.js"]["url"],
+        "workerKit": assets["worker-kit.js"]["url"],
+        "panelWorkers": {name: assets[f"{name}-worker.js"]["url"] for name in PANELS},
+        "panelScripts": {
+            name: [{"url": assets[script]["url"], "integrity": assets[script]["integrity"]}
+                   for script in ("panel-kit.js", f"{name}.js")]
+            for name in PANELS
+        },
+    }
