@@ -1,8 +1,8 @@
-"""The ``eval`` command: evaluate your own retriever's run against qrels, and compare two runs.
+"""The ``eval`` command: evaluate your own retriever's runs against qrels, and compare every pair of them.
 
 ::
 
-    python -m raglab_core eval QRELS RUN [RUN2] [--measures "nDCG@10 R@100 …"]
+    python -m raglab_core eval QRELS RUN [RUN ...] [--measures "nDCG@10 R@100 …"]
         [--ties double|float32] [--complete] [--json] [-q]
         [--permutations 10000] [--seed 42]
 

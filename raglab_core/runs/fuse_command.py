@@ -8,7 +8,7 @@
 Methods and normalisations are ranx 0.3.21's (:mod:`raglab_core.runs.fusion`):
 ``--method rrf|sum|mnz|max|wsum``, ``--norm min-max|max|sum|zmuv|rank|borda|none``
 (default ``min-max``, ranx's). Runs are TREC or JSON, read as ``eval`` reads
-them (:class:`raglab_core.trec.RunReader`). The output has 6 columns,
+them (:class:`raglab_core.runs.trec.RunReader`). The output has 6 columns,
 ``qid Q0 docid rank score tag``, the top ``--depth`` documents of each query
 ranked as trec_eval ranks them.
 

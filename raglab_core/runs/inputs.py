@@ -1,4 +1,4 @@
-"""An evaluation's inputs, read as streams: the qrels, then one or two runs.
+"""An evaluation's inputs, read as streams: the qrels, then one run or more (up to MAX_RUNS).
 
 The one driver of "read the file; if it is a run whose lines are not grouped
 by query, read it again, held whole", for the command line

@@ -2,7 +2,8 @@
 
 The page's worker reads each file as a stream and hands its text to an
 :class:`EvaluationSession` a chunk at a time (nothing leaves the browser, and
-no file is ever held whole; the protocol is :class:`raglab_core.runs.stream.StreamSession`'s):
+no file is held whole unless a run's lines are not grouped by query, when
+:mod:`raglab_core.runs.inputs` reads it again and holds it; the protocol is :class:`raglab_core.runs.stream.StreamSession`'s):
 the qrels are read, then each run is evaluated query by query as it streams
 (:class:`raglab_core.runs.trec.RunReader` into
 :class:`raglab_core.runs.evaluation.RunEvaluator`), exactly as

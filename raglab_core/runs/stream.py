@@ -2,7 +2,7 @@
 
 A panel of the page (``Tus datos``: :class:`raglab_core.runs.session.EvaluationSession`; ``Tu corpus``:
 :class:`raglab_core.corpus.session.CorpusSession`; the panels to come) reads the reader's files in the
-worker, where nothing leaves the browser and no file is ever held whole. Its session is a
+worker, where nothing leaves the browser and a file is read a chunk at a time. Its session is a
 :class:`StreamSession`, and speaks one protocol:
 
 - :meth:`~StreamSession.next` names the file to read now, from its start (its *slot*), or ``None`` once

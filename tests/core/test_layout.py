@@ -1,4 +1,5 @@
-"""raglab_core's layers (DESIGN §2): the kernel, ``lab/`` and ``runs/``, and which may import which.
+"""raglab_core's layers (DESIGN §2): the kernel, the domains ``lab/``, ``runs/`` and ``corpus/``, and which may
+import which.
 
 - the kernel (the package root) imports neither subpackage; only the package's face (``__init__``),
   the command line (``__main__``) and the Pyodide edge (``browser``) may import both;
