@@ -1,6 +1,7 @@
 """Library errors carry a code and parameters; the CLI words them in English, the page in Spanish."""
 
 import json
+import re
 
 import pytest
 
@@ -16,6 +17,8 @@ from tests.support.trec_data import write_lines
 
 QRELS = {"q1": {"a": 1}}
 SPANISH = set("áéíóúñ«»¿¡")
+# Spanish words no English message uses: Spanish written without accents is caught too.
+SPANISH_WORDS = {"y", "de", "del", "el", "la", "los", "las", "una", "que", "debe", "deben", "problema", "problemas", "linea"}
 
 
 @pytest.mark.parametrize(
@@ -69,6 +72,7 @@ def test_every_message_has_both_languages_and_english_is_english():
             assert isinstance(english, str) and isinstance(spanish, str), code
             assert english and spanish, code
             assert not SPANISH & set(english), code
+            assert not SPANISH_WORDS & set(re.findall(r"[a-zA-Z]+", english.lower())), code
 
 
 def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tmp_path, capsys):
