@@ -30,9 +30,7 @@ No se pudo leer «q.txt»: no es texto UTF-8; parece Windows-1252 (Latin-1): el 
 """
 
 import codecs
-import gzip
 import os
-import zlib
 
 from ..errors import LabError
 
@@ -209,6 +207,9 @@ def read_text_chunks(path: str, size: int = 1 << 20):
     same with offset 0; on a gzip file that cannot be decompressed, the same
     with the compressed file's first bytes as its head.
     """
+    import gzip  # the command line's only: the page's Python never loads it
+    import zlib
+
     with open(path, "rb") as raw:
         if raw.read(2) != GZIP:
             raw.seek(0)
