@@ -234,10 +234,9 @@ MESSAGES = {
     ),
     # a file that is no text at all: what it looks like (raglab_core.runs.decoding.binary_kind), never iconv
     "not_a_text_file": (
-        "{name} is not a text file: it looks like {kind_en}. raglab reads UTF-8 text (TREC, BEIR's TSV or JSON), "
-        "plain or gzipped.",
-        "No se pudo leer «{name}»: no es un fichero de texto; parece {kind_es}. Esta página lee texto UTF-8 (TREC, "
-        "TSV de BEIR o JSON), tal cual o comprimido con gzip.",
+        "{name} is not a text file: it looks like {kind_en}. raglab reads UTF-8 text, plain or gzipped.",
+        "No se pudo leer «{name}»: no es un fichero de texto; parece {kind_es}. Esta página lee texto UTF-8, "
+        "tal cual o comprimido con gzip.",
     ),
     "not_utf8_cp1252": (
         "{name}: not UTF-8 text: it looks like Windows-1252 (Latin-1): byte {byte} at offset {offset} is {char!r} "

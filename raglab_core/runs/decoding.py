@@ -24,7 +24,7 @@ could not be decompressed.
 >>> print(undecodable("run.txt", "run", b"\\xff\\xfeq\\x00", 0).render("en"))
 run.txt: not UTF-8 text: it looks like UTF-16 (it starts with a UTF-16 byte order mark; Windows PowerShell 5 writes UTF-16 with > and Out-File). The first byte that is not UTF-8 is at offset 0. Save it as UTF-8: in PowerShell, Get-Content run.txt | Set-Content -Encoding utf8 run-utf8.txt; in an editor, "Save as" with the UTF-8 encoding.
 >>> print(undecodable("q.png", "qrels", b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00", 0).render("en"))
-q.png is not a text file: it looks like a PNG image. raglab reads UTF-8 text (TREC, BEIR's TSV or JSON), plain or gzipped.
+q.png is not a text file: it looks like a PNG image. raglab reads UTF-8 text, plain or gzipped.
 >>> print(undecodable("q.txt", "qrels", b"q1 0 d\\xe9 1", 6))
 No se pudo leer «q.txt»: no es texto UTF-8; parece Windows-1252 (Latin-1): el byte 0xE9, en la posición 6 (contando desde 0), es «é» en Windows-1252. Guárdalo como UTF-8: iconv -f WINDOWS-1252 -t UTF-8 q.txt > q-utf8.txt, o en un editor, «Guardar como» con la codificación UTF-8.
 """
