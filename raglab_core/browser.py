@@ -14,7 +14,7 @@ import traceback
 
 from .errors import LabError
 from .lab import compute
-from .runs.decoding import first_bad_byte
+from .runs.decoding import HEAD, first_bad_byte, suspect
 from .runs.trec import TrecFormatError
 from .words import INTERNAL_EVALUATION_FAILURE, INTERNAL_FAILURE, INVALID_STATE
 
@@ -243,13 +243,31 @@ class StreamBridge:
             self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
         return otherwise
 
+    fresh = False
+    """Whether the next :meth:`feed` starts a file: its first text is looked at for a file that is no text."""
+
     def next(self) -> str | None:
         """The file to read now, from its start (its slot); ``None`` when done or failed."""
+        self.fresh = True
         return self._call(lambda: self.session.next())
 
     def feed(self, text: str, done=None) -> bool:
-        """The next chunk of text, ``done`` bytes of the file read so far; ``True``: stop reading this file."""
-        return self._call(lambda: self.session.feed(text, done), otherwise=True)
+        """The next chunk of text, ``done`` bytes of the file read so far; ``True``: stop reading this file.
+
+        A file's first text that decoded as UTF-8 but is no text file (NUL bytes, an ELF binary's start:
+        :func:`raglab_core.runs.decoding.suspect`) fails as :meth:`undecodable` would, as on the command line.
+        """
+
+        def fed():
+            if self.fresh:
+                self.fresh = False
+                head = text[:HEAD].encode("utf-8", "surrogatepass")[:HEAD]
+                if suspect(head):
+                    self.session.undecodable(head, 0, head[0])
+                    return True
+            return self.session.feed(text, done)
+
+        return self._call(fed, otherwise=True)
 
     def end(self) -> None:
         """End the file being read."""

@@ -224,6 +224,20 @@ MESSAGES = {
         "posición {offset} (contando desde 0). Guárdalo como UTF-8: en PowerShell, Get-Content {name} | "
         "Set-Content -Encoding utf8 {utf8_name}, o en un editor, «Guardar como» con la codificación UTF-8.",
     ),
+    "not_utf8_utf16_nul": (
+        "{name}: not UTF-8 text: it looks like UTF-16 without a byte order mark (every other byte is NUL). Save "
+        "it as UTF-8: in PowerShell, Get-Content {name} | Set-Content -Encoding utf8 {utf8_name}; in an editor, "
+        '"Save as" with the UTF-8 encoding.',
+        "No se pudo leer «{name}»: no es texto UTF-8; parece UTF-16 sin marca de orden de bytes (uno de cada dos "
+        "bytes es nulo). Guárdalo como UTF-8: en PowerShell, Get-Content {name} | Set-Content -Encoding utf8 "
+        "{utf8_name}, o en un editor, «Guardar como» con la codificación UTF-8.",
+    ),
+    # a file that is no text at all: what it looks like (raglab_core.runs.decoding.binary_kind), never iconv
+    "not_a_text_file": (
+        "{name} is not a text file: it looks like {kind_en}. raglab reads UTF-8 text, plain or gzipped.",
+        "No se pudo leer «{name}»: no es un fichero de texto; parece {kind_es}. Esta página lee texto UTF-8, "
+        "tal cual o comprimido con gzip.",
+    ),
     "not_utf8_cp1252": (
         "{name}: not UTF-8 text: it looks like Windows-1252 (Latin-1): byte {byte} at offset {offset} is {char!r} "
         "in Windows-1252. Save it as UTF-8: iconv -f WINDOWS-1252 -t UTF-8 {name} > {utf8_name}, or \"Save as\" "

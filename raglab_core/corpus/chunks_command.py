@@ -27,6 +27,7 @@ from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.measures import parse_measures
 from ..runs.statistics import p_value_text
+from ..runs.decoding import format_name
 from ..runs.trec import parse_qrels, parse_run
 from .bm25 import B, DEPTH, K1
 from .chroma import read_questions
@@ -98,12 +99,12 @@ def _read(args):
     """Documents, queries and spans (and qrels) as the paths of ``args`` give them."""
     if os.path.isdir(args.corpus):
         documents = read_folder(args.corpus)
-    elif is_document_file(args.corpus):  # one .txt or .md file: a corpus of one document
+    elif is_document_file(format_name(args.corpus)):  # one .txt or .md file: a corpus of one document
         documents = documents_from_files([(os.path.basename(args.corpus), read_text(args.corpus, "corpus"))])
     else:
         documents = read_path(CorpusReader(args.corpus), args.corpus)
     spans, queries = [], None
-    chroma = args.spans is not None and args.spans.endswith(".csv")
+    chroma = args.spans is not None and format_name(args.spans).lower().endswith(".csv")
     if chroma:
         queries, spans = read_questions(read_text(args.spans, "evidence"), documents, args.spans)
     if args.queries != "-":

@@ -41,6 +41,7 @@ from ..formatting import decimal
 from ..runs.inputs import read_all
 from ..runs.statistics import RESAMPLES
 from ..runs.stream import StreamSession
+from ..runs.decoding import format_name
 from ..runs.trec import parse_qrels, parse_run
 from ..words import (TOKENIZING_PROGRESS, baseline_progress, config_intervals_progress, corpus_reading_progress,
                      indexing_progress, own_run_progress, queries_progress)
@@ -113,7 +114,8 @@ class Settings:
         """The command line that measures the same thing (what to run when the corpus is too big for the page)."""
         corpus = names["corpus"][0] if len(names["corpus"]) == 1 else "CARPETA"
         evidence, qrels = names.get("evidence"), names.get("qrels")
-        queries = names.get("queries") or ("-" if evidence and evidence.lower().endswith(".csv") else "CONSULTAS")
+        chroma = evidence and format_name(evidence).lower().endswith(".csv")
+        queries = names.get("queries") or ("-" if chroma else "CONSULTAS")
         parts = [CLI, corpus, queries]
         if evidence:
             parts += ["--spans", evidence]
@@ -171,7 +173,7 @@ class CorpusSession(StreamSession):
         if self.names["evidence"] is None and self.names["qrels"] is None:
             raise LabError.page("Falta la evidencia: elige un fichero de fragmentos (JSONL), el questions_df.csv de "
                                 "Chroma o unos qrels de documentos.", field="evidence")
-        self.chroma = bool(self.names["evidence"]) and self.names["evidence"].lower().endswith(".csv")
+        self.chroma = bool(self.names["evidence"]) and format_name(self.names["evidence"]).lower().endswith(".csv")
         if self.names["queries"] is None and not self.chroma:
             raise LabError.page("Faltan las consultas: elige un queries.jsonl o un TSV id<TAB>texto (o usa como "
                                 "evidencia el questions_df.csv de Chroma, que las incluye).", field="queries")
@@ -180,7 +182,7 @@ class CorpusSession(StreamSession):
             raise LabError.page("Tus chunks y tu run van juntos: elige los dos, o ninguno para medir las "
                                 "configuraciones.", field=missing)
         self.check_sizes(request.get("sizes"), LIMITS, SUBJECTS, self.settings.command(self.names))
-        many = len(corpus) > 1 or is_document_file(corpus[0])
+        many = len(corpus) > 1 or is_document_file(format_name(corpus[0]))
         self.ids = folder_ids(corpus)
         self.order = [f"corpus/{i}" for i, name in enumerate(self.ids) if not many or is_document_file(name)]
         if not self.order:

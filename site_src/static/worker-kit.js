@@ -19,7 +19,10 @@ export class NotUTF8 extends Error {
 /**
  * Read `item` ({name, file} or {name, text}) as a stream, never whole: `onText(text, bytesSoFar)` gets
  * about TEXT_PER_CALL characters at a time, decoded as UTF-8 (a leading BOM dropped; a byte sequence
- * that is not UTF-8 throws), and stops the reading by returning true.
+ * that is not UTF-8 throws), and stops the reading by returning true. A file that starts with gzip's
+ * bytes 1f 8b (whatever its name) goes through `DecompressionStream("gzip")` first; `bytesSoFar` then
+ * counts the compressed bytes read, and a gzip that cannot be decompressed throws NotUTF8 with the
+ * compressed file's first bytes (Python says what that means).
  */
 export async function streamText(item, onText) {
   if (!item.file) {
@@ -29,15 +32,37 @@ export async function streamText(item, onText) {
     }
     return;
   }
-  const reader = item.file.stream().getReader();
+  const magic = new Uint8Array(await item.file.slice(0, 2).arrayBuffer());
+  const gzipped =
+    magic.length === 2 && magic[0] === 0x1f && magic[1] === 0x8b && typeof DecompressionStream === "function";
+  let read = 0; // bytes of the file itself read so far (compressed ones when gzipped)
+  let compressedHead = null;
+  let source = item.file.stream();
+  if (gzipped) {
+    compressedHead = new Uint8Array(await item.file.slice(0, HEAD_BYTES).arrayBuffer());
+    const counted = new TransformStream({
+      transform(chunk, controller) {
+        read += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    source = source.pipeThrough(counted).pipeThrough(new DecompressionStream("gzip"));
+  }
+  const reader = source.getReader();
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let pending = [];
   let length = 0;
-  let bytes = 0;
+  let bytes = 0; // bytes decoded so far (decompressed ones when gzipped)
   let head = null; // the file's first bytes, and the last ones of the chunk before: what Python's diagnosis reads
   let tail = new Uint8Array(0);
   for (;;) {
-    const { done, value } = await reader.read();
+    let done, value;
+    try {
+      ({ done, value } = await reader.read());
+    } catch (error) {
+      if (!gzipped) throw error;
+      throw new NotUTF8(compressedHead, new Uint8Array(0), bytes, 0); // a damaged or truncated gzip
+    }
     let text;
     try {
       text = done ? decoder.decode() : decoder.decode(value, { stream: true });
@@ -59,7 +84,7 @@ export async function streamText(item, onText) {
       length += text.length;
     }
     if (length >= TEXT_PER_CALL || (done && length)) {
-      const stop = onText(pending.join(""), bytes);
+      const stop = onText(pending.join(""), gzipped ? read : bytes);
       pending = [];
       length = 0;
       if (stop) {

@@ -2,6 +2,7 @@
 the interval, the downloads (the CLI's JSON, byte for byte), the query detail."""
 
 import csv
+import gzip
 import io
 import json
 import subprocess
@@ -145,3 +146,31 @@ def test_utf16_and_windows_1252_files_are_told_apart(lab, tmp_path):
     page.click('[data-action="evaluate"]')
     expect(error).to_contain_text(
         f"parece Windows-1252 (Latin-1): el byte 0xE9, en la posición {len(body) + 10} (contando desde 0), es «é»")
+
+
+def test_gzipped_files_evaluate_as_the_plain_ones_and_a_png_is_no_text_file(lab, tmp_path):
+    """Issue 49, item 9: gzip read as it is (known by its first bytes: run B is gzipped under a .txt name)."""
+    page = lab.page
+    plain = [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
+    packed = [tmp_path / "qrels.txt.gz", tmp_path / "run-bm25.txt.gz", tmp_path / "run-densa.txt"]
+    for source, target in zip(plain, packed):
+        target.write_bytes(gzip.compress(source.read_bytes(), mtime=0))
+    choose(page, packed)  # evaluates
+    report = json.loads(cli_json(*plain, "--measures", MEASURES))
+    means = raw_cells(page, '[data-panel-output="means"] tr')
+    assert [[float(v) for v in row] for row in means] == [list(run["mean"].values()) for run in report["runs"]]
+    assert report["runs"][0]["mean"]["nDCG@10"] > 0.5  # real numbers, not zeros
+    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25.txt.gz", "run-densa.txt"])
+    error = page.locator("[data-data-error-text]")
+    png = tmp_path / "qrels.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8)
+    page.set_input_files('[data-file-for="qrels"]', str(png))
+    page.click('[data-action="evaluate"]')
+    expect(error).to_contain_text("No se pudo leer «qrels.png»: no es un fichero de texto; parece un PNG (una imagen).")
+    expect(error).not_to_contain_text("iconv")
+    broken = tmp_path / "roto.txt.gz"
+    broken.write_bytes(packed[0].read_bytes()[:200])
+    page.set_input_files('[data-file-for="qrels"]', str(broken))
+    page.click('[data-action="evaluate"]')
+    expect(error).to_contain_text("No se pudo leer «roto.txt.gz»: no es un fichero de texto; parece un gzip que no se "
+                                  "pudo descomprimir")
