@@ -12,9 +12,10 @@ import math
 
 from ..formatting import DASH, count, decimal, integer, percent, spanish_list
 from ..runs.cells import cell
+from ..runs.lettered import adjusted_text
 from ..runs.report import ALPHA
 from ..runs.sanity import Notice
-from ..runs.statistics import PERMUTATIONS, RESAMPLES, p_value_text
+from ..runs.statistics import PERMUTATIONS, RESAMPLES
 from ..words import corpus_panel_words
 from .bm25 import B, K1
 from .evaluate import CUTS
@@ -86,7 +87,7 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
             delta = cell(result["mean_delta"], signed=True)["text"]
             item["mark"] = ("▲" if result["mean_delta"] > 0 else "▼") if item["significant"] else ""
             item["mark_text"] = (f"{delta} frente a la línea base, p ajustado (Holm) "
-                                 f"{_p(result['p_value_adjusted'], comparison)}")
+                                 f"{_p(result, comparison)}")
         cells.append(item)
     duplication = entry["duplicated_tokens"] / corpus_tokens if entry["duplicated_tokens"] is not None \
         and corpus_tokens else None
@@ -101,8 +102,10 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
     }
 
 
-def _p(value, comparison) -> str:
-    return p_value_text(value, comparison.get("permutations", PERMUTATIONS), False, 0.0)
+def _p(result, comparison) -> str:
+    """A Holm-adjusted p-value as the runs' tables write it (exact or estimated: :func:`adjusted_text`)."""
+    return adjusted_text(result["p_value_adjusted"], comparison.get("permutations", PERMUTATIONS), 0,
+                         result.get("p_value_exact", False))
 
 
 def _notice(warning) -> Notice:
