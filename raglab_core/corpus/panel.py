@@ -10,7 +10,7 @@ first chunks of one or two configurations. Every number arrives both raw and as 
 
 import math
 
-from ..formatting import DASH, count, decimal, integer, percent, spanish_list
+from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
 from ..runs.cells import cell
 from ..runs.lettered import adjusted_text
 from ..runs.report import ALPHA
@@ -78,7 +78,7 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
         shown = cell(entry["mean"][name])
         low, high = entry["ci95"].get(name, (None, None))
         item = {"measure": name, "raw": shown["raw"], "text": shown["text"],
-                "ci": [low, high], "ci_text": f"{decimal(low, 2)}–{decimal(high, 2)}" if low is not None else ""}
+                "ci": [low, high], "ci_text": span(low, high) if low is not None else ""}
         if comparison is not None:
             result = comparison["metrics"][name]
             item["delta"] = result["mean_delta"]
@@ -225,7 +225,7 @@ def plot(data: dict, measure: str) -> dict:
             "cx": x(entry["indexed_tokens"]), "cy": y(mean), "y1": y(low), "y2": y(high),
             "label_x": 0, "label_y": 0, "label_anchor": "start",
             "text": (f"{entry['name']}: {integer(entry['indexed_tokens'])} tokens indexados, {measure} "
-                     f"{decimal(mean)} (IC 95 % {decimal(low)}–{decimal(high)})"),
+                     f"{decimal(mean)} (IC 95 % {span(low, high)})"),
         })
     placed = []  # labels beside their points, right of them where they fit, moved down past a label in the way
     for point in sorted(points, key=lambda point: (point["cx"], point["cy"])):
@@ -320,8 +320,7 @@ def _cap(text: str) -> str:
 
 
 def interval_text(entry, measure) -> str:
-    low, high = entry["ci95"][measure]
-    return f"{decimal(low)}–{decimal(high)}"
+    return span(*entry["ci95"][measure])
 
 
 def _tokens_bought(data, configs, base, measure) -> str:
