@@ -37,6 +37,18 @@ def decimal(x: float, places: int = 3) -> str:
     return f"{text},{fraction}" if places else text
 
 
+def span(low: float, high: float, places: int = 3) -> str:
+    """An interval's two ends joined by an en dash, each with ``places`` decimals.
+
+    An interval is never written with fewer decimals than the mean it goes with (issue 49: «0,007» over
+    «0,01–0,01» excludes its own mean): pass the mean's ``places``, three as :func:`decimal`'s default.
+
+    >>> span(0.0052, 0.0098), span(0.25, 0.5, 4), span(-0.0001, 0.0)
+    ('0,005–0,010', '0,2500–0,5000', '0,000–0,000')
+    """
+    return f"{decimal(low, places)}–{decimal(high, places)}"
+
+
 def percent(ratio: float, places: int = 1) -> str:
     """Format a ratio as a percentage: ``0.1067 -> '10,7 %'`` (non-breaking space).
 

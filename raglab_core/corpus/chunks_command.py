@@ -26,8 +26,8 @@ import sys
 from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.measures import parse_measures
-from ..runs.statistics import p_value_text
 from ..runs.decoding import format_name
+from ..runs.statistics import p_text, p_value_text
 from ..runs.trec import parse_qrels, parse_run
 from .bm25 import B, DEPTH, K1
 from .chroma import read_questions
@@ -142,7 +142,7 @@ def format_table(data) -> str:
             p_value = p_value_text(result["p_value"], pair["permutations"], result["p_value_exact"],
                                    result["p_value_se"], "en")
             rows.append(f"  {name:<18} {result['mean_delta']:+.4f}  [{low:+.4f}, {high:+.4f}]  "
-                        f"p {p_value}  Holm p {result['p_value_adjusted']:.4f}")
+                        f"p {p_value}  Holm p {p_text(result['p_value_adjusted'], result['p_value_exact'], 'en')}")
         blocks.append(f"{pair['candidate']} - {pair['baseline']} (baseline), over {pair['queries']} queries:\n"
                       + "\n".join(rows))
     return "\n\n".join(blocks) + "\n"

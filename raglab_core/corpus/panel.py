@@ -10,11 +10,12 @@ first chunks of one or two configurations. Every number arrives both raw and as 
 
 import math
 
-from ..formatting import DASH, count, decimal, integer, percent, spanish_list
+from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
 from ..runs.cells import cell
+from ..runs.lettered import adjusted_text
 from ..runs.report import ALPHA
 from ..runs.sanity import Notice
-from ..runs.statistics import PERMUTATIONS, RESAMPLES, p_value_text
+from ..runs.statistics import PERMUTATIONS, RESAMPLES
 from ..words import corpus_panel_words
 from .bm25 import B, K1
 from .evaluate import CUTS
@@ -77,7 +78,7 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
         shown = cell(entry["mean"][name])
         low, high = entry["ci95"].get(name, (None, None))
         item = {"measure": name, "raw": shown["raw"], "text": shown["text"],
-                "ci": [low, high], "ci_text": f"{decimal(low, 2)}–{decimal(high, 2)}" if low is not None else ""}
+                "ci": [low, high], "ci_text": span(low, high) if low is not None else ""}
         if comparison is not None:
             result = comparison["metrics"][name]
             item["delta"] = result["mean_delta"]
@@ -86,7 +87,7 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
             delta = cell(result["mean_delta"], signed=True)["text"]
             item["mark"] = ("▲" if result["mean_delta"] > 0 else "▼") if item["significant"] else ""
             item["mark_text"] = (f"{delta} frente a la línea base, p ajustado (Holm) "
-                                 f"{_p(result['p_value_adjusted'], comparison)}")
+                                 f"{_p(result, comparison)}")
         cells.append(item)
     duplication = entry["duplicated_tokens"] / corpus_tokens if entry["duplicated_tokens"] is not None \
         and corpus_tokens else None
@@ -101,8 +102,10 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
     }
 
 
-def _p(value, comparison) -> str:
-    return p_value_text(value, comparison.get("permutations", PERMUTATIONS), False, 0.0)
+def _p(result, comparison) -> str:
+    """A Holm-adjusted p-value as the runs' tables write it (exact or estimated: :func:`adjusted_text`)."""
+    return adjusted_text(result["p_value_adjusted"], comparison.get("permutations", PERMUTATIONS), 0,
+                         result.get("p_value_exact", False))
 
 
 def _notice(warning) -> Notice:
@@ -222,7 +225,7 @@ def plot(data: dict, measure: str) -> dict:
             "cx": x(entry["indexed_tokens"]), "cy": y(mean), "y1": y(low), "y2": y(high),
             "label_x": 0, "label_y": 0, "label_anchor": "start",
             "text": (f"{entry['name']}: {integer(entry['indexed_tokens'])} tokens indexados, {measure} "
-                     f"{decimal(mean)} (IC 95 % {decimal(low)}–{decimal(high)})"),
+                     f"{decimal(mean)} (IC 95 % {span(low, high)})"),
         })
     placed = []  # labels beside their points, right of them where they fit, moved down past a label in the way
     for point in sorted(points, key=lambda point: (point["cx"], point["cy"])):
@@ -317,8 +320,7 @@ def _cap(text: str) -> str:
 
 
 def interval_text(entry, measure) -> str:
-    low, high = entry["ci95"][measure]
-    return f"{decimal(low)}–{decimal(high)}"
+    return span(*entry["ci95"][measure])
 
 
 def _tokens_bought(data, configs, base, measure) -> str:

@@ -112,14 +112,21 @@ def rows(ranked, judged, controls, outputs) -> list[dict]:
 
 
 def _difference(value, card, card_name, k) -> str:
-    """How a row's value stands against the lab's card: «igual que la tarjeta …» or «+0,225 frente a …»."""
+    """How a row's value stands against the lab's card: «igual que la tarjeta …» or «+0,225 frente a …».
+
+    The difference is the shown numbers' (three decimals each), so it never reads ±0,000 (issue 49):
+
+    >>> card = {"value": 0.2245001, "text": "0,225"}
+    >>> _difference(0.2244999, card, "ndcg", 5).split(" frente")[0], _difference(0.2245004, card, "ndcg", 5)
+    ('−0,001', 'igual que la tarjeta nDCG@5')
+    """
     if value is None or card["value"] is None:
         return ""
     label = f"{_CARDS[card_name]}@{k}"
     if decimal(value) == card["text"]:
         return f"igual que la tarjeta {label}"
-    sign = "+" if value > card["value"] else "−"
-    return f"{sign}{decimal(abs(value - card['value']))} frente a la tarjeta {label}"
+    shown = round(value, 3) - round(card["value"], 3)  # round() rounds as decimal()'s format does
+    return f"{'+' if shown > 0 else '−'}{decimal(abs(shown))} frente a la tarjeta {label}"
 
 
 # --- the panel's reading ------------------------------------------------------------------

@@ -48,7 +48,7 @@ from .inputs import MAX_RUNS, SLOTS, Reading, read_all, run_names
 from .measures import DEFAULT_MEASURES, SUPPORTED, lab_measures, parse_measures
 from .report import ALPHA, beaten, build_report, report_json, require_common_queries, warned_runs
 from .sanity import examples
-from .statistics import PERMUTATIONS, SEED, p_value_text
+from .statistics import PERMUTATIONS, SEED, p_text, p_value_text
 
 TIES_HELP = (
     "how tied scores compare: 'double' (default) matches trec_eval 10.0 (2023) and ranx; "
@@ -148,7 +148,7 @@ def format_table(report, per_query=False) -> str:
             p_value = p_value_text(result["p_value"], comparison["permutations"], result["p_value_exact"],
                                    result["p_value_se"], "en")
             row = [label, f"{result['mean_delta']:+.4f}", f"[{low:+.4f}, {high:+.4f}]", *counts, p_value]
-            rows.append(row + ([f"{result['p_value_adjusted']:.4f}"] if several else []))
+            rows.append(row + ([p_text(result["p_value_adjusted"], result["p_value_exact"], "en")] if several else []))
         header = ["measure", "delta", "95% CI", "wins", "ties", "losses", "p-value"] + (["Holm p"] if several else [])
         blocks.append(title + "\n" + _align(header, rows))
     return "\n\n".join(blocks) + "\n"

@@ -20,7 +20,7 @@ from ..formatting import decimal, integer, spanish_list
 from .cells import cell
 from .fused import LETTERS
 from .report import ALPHA, RUN_WARNINGS, beaten
-from .statistics import p_value_bound
+from .statistics import p_text
 
 
 def pair_index(count: int, i: int, j: int) -> int:
@@ -33,16 +33,17 @@ def pair_index(count: int, i: int, j: int) -> int:
 
 
 def adjusted_text(p: float, permutations: int, pairs: int, exact: bool = True) -> str:
-    """A Holm-adjusted p-value in Spanish, to four decimals (``< 0,0001`` below). An estimated p-value of 0 (no
-    permutation reached the observed difference) is only known to lie below ``3 / permutations``, and its
-    adjustment below ``pairs`` times that.
+    """A Holm-adjusted p-value in Spanish. Of exact p-values: four decimals (``< 0,0001`` below). Of estimated
+    ones (never 0: :func:`~raglab_core.runs.statistics.randomization_test`): four decimals, or as many more as it
+    needs not to read 0 (:func:`~raglab_core.runs.statistics.p_text`), as the raw p-value reads.
+    ``permutations`` and ``pairs`` are kept for the callers; the value alone decides.
 
-    >>> adjusted_text(0.0123, 10_000, 3), adjusted_text(0.0, 10_000, 6, exact=False), adjusted_text(0.0, 10_000, 6)
-    ('0,0123', '< 0,0018', '< 0,0001')
+    >>> adjusted_text(0.0123, 10_000, 3), adjusted_text(6 / 10_001, 10_000, 6, exact=False)
+    ('0,0123', '0,0006')
+    >>> adjusted_text(1 / 100_001, 100_000, 1, exact=False), adjusted_text(2e-6, 10_000, 6)
+    ('0,00001', '< 0,0001')
     """
-    if p == 0 and not exact:
-        return f"< {decimal(min(1.0, pairs * p_value_bound(permutations)), 4)}"
-    return f"< {decimal(0.0001, 4)}" if p < 0.0001 else decimal(p, 4)
+    return p_text(p, exact)
 
 
 def oriented_pair(report, baseline: int, candidate: int) -> dict:

@@ -12,7 +12,7 @@ with a baseline (:mod:`raglab_core.corpus.sweep`) use these and no other copy:
   resampling queries (Efron & Tibshirani 1993, ch. 13);
 * :func:`holm` — Holm–Bonferroni's step-down adjustment of the p-values of a family of tests
   (Holm 1979), for all pairs of many runs or configurations;
-* :func:`p_value_text` — how a p-value reads against the number of permutations.
+* :func:`p_value_text` — how a p-value reads, exact or estimated.
 
 References
 ----------
@@ -23,6 +23,9 @@ References
 .. [3] B. Efron and R. J. Tibshirani, *An Introduction to the Bootstrap*, Chapman & Hall, 1993.
 .. [4] S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian Journal of
    Statistics 6(2), 1979.
+.. [5] B. Phipson and G. K. Smyth, "Permutation P-values should never be zero: calculating exact
+   P-values when permutations are randomly drawn", Statistical Applications in Genetics and
+   Molecular Biology 9(1), 2010.
 """
 
 import math
@@ -48,37 +51,53 @@ TEST_NAME = "two-sided paired randomization test (Fisher; Smucker et al. 2007)"
 INTERVAL_NAME = "95% paired percentile bootstrap of the mean difference, resampling queries"
 
 
-def p_value_bound(permutations: int) -> float:
-    """When no permuted sum of ``permutations`` reaches the observed one: the 95 % upper bound on p, ``3 / permutations``.
-
-    The "rule of three" (Hanley & Lippman-Hand, JAMA 1983): with 0 events in
-    ``n`` trials, ``(1 − p)^n >= 0.05`` for ``p <= −ln(0.05) / n ≈ 3 / n``.
-    """
-    return 3 / permutations
-
-
 def p_value_text(p: float, permutations: int, exact: bool = False, se: float = 0.0, language: str = "es") -> str:
     """A p-value with as much precision as it has, in Spanish (``"es"``) or English (``"en"``).
 
     Exact: four decimals (``'< 0,0001'`` below), marked ``(exact)`` in English. Estimated from
-    ``permutations`` sign vectors: the estimate ± its Monte Carlo standard
-    error ``se``; when none reached the observed difference,
-    ``'< 3/permutations'`` (:func:`p_value_bound`).
+    ``permutations`` sign vectors (:func:`randomization_test`, never 0): the estimate ± its Monte
+    Carlo standard error ``se``, both to four decimals, or to as many more as the estimate needs
+    not to read 0 (``1 / 100,001`` reads ``0,00001``). ``permutations`` is how many were drawn
+    (the smallest estimate is ``1 / (permutations + 1)``).
 
     >>> p_value_text(0.0415, 10_000, exact=True), p_value_text(1.9e-6, 10_000, exact=True)
     ('0,0415', '< 0,0001')
-    >>> p_value_text(0.009, 10_000, se=0.000944), p_value_text(0.0, 10_000), p_value_text(0.0, 100)
-    ('0,0090 ± 0,0009', '< 0,0003', '< 0,0300')
+    >>> p_value_text(0.009, 10_000, se=0.000944), p_value_text(1 / 10_001, 10_000, se=0.0001)
+    ('0,0090 ± 0,0009', '0,0001 ± 0,0001')
+    >>> p_value_text(1 / 100_001, 100_000, se=0.00001)
+    '0,00001 ± 0,00001'
     >>> p_value_text(0.0415, 10_000, exact=True, language="en"), p_value_text(0.009, 10_000, se=0.000944, language="en")
     ('0.0415 (exact)', '0.0090 ± 0.0009')
     """
-    number = (lambda x: f"{x:.4f}") if language == "en" else (lambda x: decimal(x, 4))
-    exact_mark = " (exact)" if language == "en" else ""
     if exact:
-        return ("< " + number(0.0001) if p < 0.0001 else number(p)) + exact_mark
-    if p == 0:
-        return f"< {number(p_value_bound(permutations))}"
+        return p_text(p, True, language) + (" (exact)" if language == "en" else "")
+    places = estimate_places(p)
+    number = (lambda x: f"{x:.{places}f}") if language == "en" else (lambda x: decimal(x, places))
     return f"{number(p)} ± {number(se)}"
+
+
+def p_text(p: float, exact: bool, language: str = "es") -> str:
+    """A p-value alone (a Holm-adjusted one, say), written as :func:`p_value_text` writes it without its error:
+    exact, four decimals (``< 0,0001`` below); estimated, four decimals or more (:func:`estimate_places`).
+
+    >>> p_text(0.0123, True), p_text(2e-6, True), p_text(3 / 10_001, False), p_text(3 / 100_001, False, "en")
+    ('0,0123', '< 0,0001', '0,0003', '0.00003')
+    """
+    places = 4 if exact else estimate_places(p)
+    number = (lambda x: f"{x:.{places}f}") if language == "en" else (lambda x: decimal(x, places))
+    return "< " + number(0.0001) if exact and p < 0.0001 else number(p)
+
+
+def estimate_places(p: float) -> int:
+    """The decimals an estimated p-value is written with: four, or as many more as it needs not to read 0.
+
+    >>> estimate_places(0.5), estimate_places(1 / 10_001), estimate_places(1 / 100_001), estimate_places(4e-7)
+    (4, 4, 5, 7)
+    """
+    places = 4
+    while 0 < p < 0.5 * 10 ** -places:
+        places += 1
+    return places
 
 
 _EPSILON = 1e-9
@@ -94,10 +113,13 @@ def randomization_test(deltas, permutations: int = PERMUTATIONS, seed: int = SEE
     is swapped with probability 1/2, i.e. each delta ``d_i`` gets a random sign
     ``s_i``. With ``T = |sum_i d_i|`` and ``T* = |sum_i s_i d_i|``,
 
-        ``p = #{permutations with T* >= T} / permutations``
+        ``p = (#{permutations with T* >= T} + 1) / (permutations + 1)``
 
-    (ranx's definition: no +1 correction; the observed arrangement is not
-    added, it is only drawn by chance). Sums of deltas instead of differences
+    The +1s count the observed arrangement among the permutations (Phipson &
+    Smyth [5]_; scipy's ``permutation_test`` does the same for a randomized
+    test; ranx does not): the estimate is never 0, and ``p <= alpha`` happens
+    with probability at most ``alpha`` under the null hypothesis, so the
+    test is exact however few permutations are drawn. Sums of deltas instead of differences
     of means give the same test; ``T* >= T - 1e-9`` absorbs rounding so that
     ties with ``T`` count. Sign vectors come from
     ``random.Random(seed).getrandbits(n)`` (``n``: the non-zero deltas; a zero
@@ -108,8 +130,8 @@ def randomization_test(deltas, permutations: int = PERMUTATIONS, seed: int = SEE
 
     >>> randomization_test([0.0, 0.0, 0.0])          # identical runs
     1.0
-    >>> randomization_test([0.5] * 30, permutations=1000)   # all 30 signs must agree: p = 2 / 2**30
-    0.0
+    >>> randomization_test([0.5] * 30, permutations=1000) == 1 / 1001   # all 30 signs must agree: p = 2 / 2**30
+    True
     """
     permutations = whole_number(permutations, "permutations", 1)
     # A zero delta adds 0 under either sign: dropping it changes no sum and saves work.
@@ -134,7 +156,7 @@ def randomization_test(deltas, permutations: int = PERMUTATIONS, seed: int = SEE
         chosen = draw(n).to_bytes(width, "little")
         if abs(2.0 * sum(map(lookup, tables, chosen)) - total) >= threshold:
             extreme += 1
-    return extreme / permutations
+    return (extreme + 1) / (permutations + 1)
 
 
 def exact_randomization_test(deltas) -> float:

@@ -10,6 +10,7 @@ from raglab_core.browser import CorpusBridge
 from raglab_core.corpus.panel import LIMITS
 from raglab_core.corpus.session import CorpusSession, folder_ids, measure_files
 from raglab_core.errors import LabError
+from raglab_core.runs.lettered import adjusted_text
 
 from tests.conftest import ROOT
 
@@ -66,6 +67,9 @@ def test_the_json_is_the_command_lines_byte_for_byte(sample, capsys):
     pair = next(p for p in data["comparisons"] if p["candidate"] == "256:32")["metrics"]["EvidenceRecall@5"]
     cell = next(c for c in view["rows"][2]["cells"] if c["measure"] == "EvidenceRecall@5")
     assert cell["p_adjusted"] == pair["p_value_adjusted"] and cell["significant"] == (pair["p_value_adjusted"] < 0.05)
+    # The Holm p the screen reader hears is the runs' tables' (issue 49), with no Monte Carlo "± 0,0000" it lacks.
+    heard = adjusted_text(pair["p_value_adjusted"], 10_000, 2, pair["p_value_exact"])
+    assert cell["mark_text"].endswith(f"p ajustado (Holm) {heard}") and "±" not in cell["mark_text"]
     texts = [text for _, text in said]
     assert "Troceando el corpus en tokens…" in texts and "Indexando 256:32…" in texts
     assert "Consultas 20 de 20 (64:0)" in texts

@@ -51,6 +51,7 @@ def test_the_sweep_compares_each_configuration_with_the_baseline_using_the_run_s
         raw = [p["metrics"][name]["p_value"] for p in data["comparisons"]]
         adjusted = [p["metrics"][name]["p_value_adjusted"] for p in data["comparisons"]]
         assert adjusted == pytest.approx(list(multipletests(raw, method="holm")[1]), abs=1e-15)
+        assert min(raw) > 0  # a p-value is never 0 (issue 49): exact here (20 queries), (b + 1) / (m + 1) if estimated
     queries = sorted(prepared.queries)
     alone = compare_runs(_as_run(results[1], queries), _as_run(results[2], queries), 500, 42, resamples=500)
     for name, result in alone.metrics.items():

@@ -290,3 +290,23 @@ def test_an_ungrouped_run_streams_again_held_whole(tmp_path, capsys):
     q = write_lines(tmp_path / "q.txt", qrels_lines(qrels))
     outs = [json.loads(run_cli(capsys, str(q), str(path), "--json")[1])["runs"][0]["mean"] for path in (grouped, shuffled)]
     assert outs[0] == outs[1]
+
+
+def test_an_estimated_p_value_is_never_0_in_the_json_and_reads_the_same_in_the_table(tmp_path, capsys):
+    """Issue 49: no drawn sign vector reaches 40 equal gains, yet p is (0 + 1) / (m + 1) (Phipson & Smyth
+    2010), never 0, in the JSON, the table, and Holm's column; with more permutations it keeps its digits."""
+    qrels = {f"q{i:02}": {"hit": 1} for i in range(40)}
+    second = {qid: {"miss": 2.0, "hit": 1.0} for qid in qrels}  # the relevant document second: RR 0.5
+    first = {qid: {"hit": 2.0, "miss": 1.0} for qid in qrels}  # first: RR 1
+    paths = [str(write_lines(tmp_path / name, lines)) for name, lines in
+             (("qrels", qrels_lines(qrels)), ("a", run_lines(second)), ("b", run_lines(first)), ("c", run_lines(first)))]
+    status, out, _ = run_cli(capsys, *paths[:3], "--measures", "RR@10", "--json", "--permutations", "100000")
+    assert status == 0
+    rr = json.loads(out)["comparison"]["metrics"]["RR@10"]
+    assert not rr["p_value_exact"] and rr["p_value"] == rr["p_value_adjusted"] == 1 / 100_001
+    assert rr["p_value_se"] == pytest.approx(math.sqrt(rr["p_value"] * (1 - rr["p_value"]) / 100_000))
+    status, out, _ = run_cli(capsys, *paths, "--measures", "RR@10", "--permutations", "100000")
+    assert status == 0
+    # a-b and a-c: p = 1e-5 each, Holm 3e-5 (the smallest tripled, the next carried up to it); b-c tie: exact 1.
+    rows = [line.split() for line in out.splitlines() if line.startswith("RR@10 ") and "[" in line]
+    assert [row[-4:] for row in rows] == [["0.00001", "±", "0.00001", "0.00003"]] * 2 + [["0", "1.0000", "(exact)", "1.0000"]]

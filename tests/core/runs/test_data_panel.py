@@ -83,7 +83,8 @@ def test_the_same_file_as_a_and_b_reads_as_identical_with_two_names():
     reading = view["comparison"]["reading"]
     assert reading.startswith("En 40 consultas emparejadas, «B: run-bm25.txt» y «A: run-bm25.txt» obtienen el mismo nDCG@10 en cada consulta.")
     assert "queda por" not in reading and "0,000 de media" not in reading
-    assert view["comparison"]["metrics"][0]["delta"]["text"] == "±0,000"
+    assert view["comparison"]["metrics"][0]["delta"]["text"] == "0,000"  # no «±0,000» (issue 49)
+    assert view["comparison"]["metrics"][0]["ci95"]["text"] == "[0,000; 0,000]"
 
 
 def test_a_mean_difference_that_rounds_to_zero_claims_no_direction():
@@ -93,7 +94,8 @@ def test_a_mean_difference_that_rounds_to_zero_claims_no_direction():
     view = evaluate_files(qrels, [{"name": "a", "text": a}, {"name": "b", "text": a.replace("q0 Q0 d29 30 1 t", "q0 Q0 d29 30 2.5 t")}],
                           "nDCG")
     first = view["comparison"]["metrics"][0]
-    assert 0 < first["delta"]["raw"] < 0.0005 and first["delta"]["text"] == "+0,000"
+    # Zero is «0,000» whatever the sign of what rounds to it (issue 49; it read «+0,000» before).
+    assert 0 < first["delta"]["raw"] < 0.0005 and first["delta"]["text"] == "0,000"
     reading = view["comparison"]["reading"]
     assert "la diferencia media de nDCG entre «b» y «a» redondea a 0,000: ninguno queda por encima del otro" in reading
     assert "1 ganada, 3 empatadas y 0 perdidas por «b»" in reading

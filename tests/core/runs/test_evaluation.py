@@ -369,14 +369,19 @@ def test_identical_runs_give_p_one_and_all_ties(collection):
         assert comparison.metrics[name].ties == len(result.per_query)
 
 
-def test_a_run_that_is_always_better_gives_p_zero(collection):
+def test_a_run_that_is_always_better_gives_the_smallest_p_never_zero(collection):
+    # Our definition changed (issue 49): an estimated p counts the observed arrangement, (b + 1) / (m + 1)
+    # (Phipson & Smyth 2010), so when no drawn sign vector reaches the observed sum, p = 1 / 10,001, not 0.
     qrels, run, _ = collection
     perfect = {qid: {docid: float(grade) for docid, grade in judged.items()} for qid, judged in qrels.items()}
     measures = ["P@10", "R@10", "RR@10", "AP", "Success@10", "nDCG@10"]
     comparison = compare_runs(evaluate_run(qrels, run, measures, complete=True), evaluate_run(qrels, perfect, measures, complete=True))
     for name in ["P@10", "R@10", "RR@10", "AP", "nDCG@10"]:  # Success@10 of a perfect run ties wherever run_a hits
-        assert comparison.metrics[name].p_value == 0.0
-        assert comparison.metrics[name].losses == 0
+        result = comparison.metrics[name]
+        assert not result.p_value_exact  # more than 30 queries differ: estimated
+        assert result.p_value == 1 / 10_001 and result.p_value > 0
+        assert result.p_value_se == pytest.approx(math.sqrt(result.p_value * (1 - result.p_value) / 10_000))
+        assert result.losses == 0
 
 
 def test_p_value_is_deterministic_for_a_seed_and_depends_on_it():
@@ -405,10 +410,11 @@ def test_ties_with_the_observed_sum_count_despite_rounding():
 
 
 def test_p_value_agrees_with_scipys_paired_permutation_test(collection):
-    """scipy's `permutation_test` is the reference: swapping a query's pair of scores is its
-    ``permutation_type="samples"``, and ``|mean delta|`` with ``alternative="greater"`` is the
-    two-sided test of ranx's ``fisher`` and ours. scipy adds the observed arrangement (+1 in both
-    counts); ranx and we do not: 1e-4 at 10,000 permutations, far below the tolerance.
+    """scipy's `permutation_test` is the reference, configured as: ``permutation_type="samples"``
+    (swapping a query's pair of scores), statistic ``|mean delta|`` with ``alternative="greater"``
+    (the two-sided test of ranx's ``fisher`` and ours), ``n_resamples=10_000`` drawn at random
+    (2^n sign vectors exceed them, so scipy does not enumerate). Both it and we add the observed
+    arrangement, (b + 1) / (m + 1); ranx does not (a gap of 1e-4 at 10,000, far below the tolerance).
     (ranx's own ``fisher`` agreed as well, but it is numba code, which the suite runs interpreted:
     tests/conftest.py.)"""
     import numpy as np
@@ -422,6 +428,7 @@ def test_p_value_agrees_with_scipys_paired_permutation_test(collection):
     gaps = {}
     for index, name in enumerate(names):
         # A query without a relevant document has no recall (None): it compares as 0, as in ranx.
+        assert 2 ** len(common) > 10_000 and not ours.metrics[name].p_value_exact  # both randomized
         x = np.array([c.per_query[q][index] or 0.0 for q in common])
         y = np.array([a.per_query[q][index] or 0.0 for q in common])
         theirs = permutation_test((x, y), lambda x, y, axis: np.abs(np.mean(x - y, axis=axis)),
@@ -431,6 +438,20 @@ def test_p_value_agrees_with_scipys_paired_permutation_test(collection):
         # Each estimate has a standard error <= sqrt(0.25 / 10_000) = 0.005: a gap of 0.02 is ~3 sigma.
         assert abs(mine - theirs) < 0.02, (name, mine, theirs)
     assert sum(0.05 < theirs < 0.95 for _, theirs in gaps.values()) >= 2, f"want moderate p-values: {gaps}"
+
+
+def test_a_p_value_no_permutation_reaches_is_scipys_one_over_m_plus_one():
+    """Phipson & Smyth (2010): a randomized p-value is (b + 1) / (m + 1), never 0. scipy's
+    ``permutation_test``, randomized (``n_resamples`` = 999 < 2^40 sign vectors), same configuration as
+    above, gives exactly that when no draw reaches the observed |mean|, as 40 equal deltas make (only 2 of
+    2^40 sign vectors reach it)."""
+    import numpy as np
+    from scipy.stats import permutation_test
+
+    deltas = [0.25] * 40
+    theirs = permutation_test((np.array(deltas), np.zeros(40)), lambda x, y, axis: np.abs(np.mean(x - y, axis=axis)),
+                              permutation_type="samples", alternative="greater", n_resamples=999, rng=1).pvalue
+    assert randomization_test(deltas, permutations=999, seed=1) == theirs == 1 / 1000
 
 
 # --- properties ----------------------------------------------------------------------------------
@@ -464,5 +485,6 @@ def test_every_value_lies_in_the_unit_interval_and_precision_matches_recall(qrel
 @given(st.lists(st.floats(-1, 1), max_size=40), st.integers(0, 2**32))
 def test_p_values_are_shares_of_the_permutations_and_sign_symmetric(deltas, seed):
     p = randomization_test(deltas, permutations=100, seed=seed)
-    assert 0.0 <= p <= 1.0 and p * 100 == pytest.approx(round(p * 100))
+    # (b + 1) / 101 for b of the 100 permutations: never 0 (Phipson & Smyth 2010).
+    assert 1 / 101 <= p <= 1.0 and p * 101 == pytest.approx(round(p * 101))
     assert p == randomization_test([-delta for delta in deltas], permutations=100, seed=seed)
