@@ -313,6 +313,10 @@ MESSAGES = {
         "Fusion needs at least 2 runs; got {found}.",
         "La fusión necesita al menos 2 runs; hay {found}.",
     ),
+    "fusion_no_room": (  # the page's: the fused run would be one more than it evaluates
+        "With {max} runs there is no room for a fused one (the page evaluates {max} at most): remove one to fuse.",
+        "Con {max} runs no cabe uno fusionado (la página evalúa {max} como mucho): quita uno para fusionar.",
+    ),
     "fusion_method": (
         "Unsupported fusion method {name!r}. Supported: {supported}.",
         "Método de fusión no admitido: «{name}». Se admiten: {supported}.",

@@ -370,6 +370,22 @@ def test_bad_fusion_settings_name_their_control(fusion, runs, field, said):
     assert caught.value.field == field and said in str(caught.value)
 
 
+def test_twelve_runs_leave_no_room_for_a_fused_one_and_the_page_says_so_before():
+    """Issue 49: the fusion's refusal has its own code and reason, which the page's «Fusionar» gives beforehand."""
+    from raglab_core.runs.panel import page_settings
+
+    with pytest.raises(LabError) as caught:
+        EvaluationSession({"qrels": "q", "runs": [f"r{i}" for i in range(12)], "fusion": {"runs": [0, 1]}})
+    assert (caught.value.code, caught.value.field) == ("fusion_no_room", "fuse-runs")
+    assert caught.value.render("en") == (
+        "With 12 runs there is no room for a fused one (the page evaluates 12 at most): remove one to fuse.")
+    words = page_settings()["words"]
+    assert words["fuse_too_many"] == str(caught.value) == (
+        "Con 12 runs no cabe uno fusionado (la página evalúa 12 como mucho): quita uno para fusionar.")
+    assert words["fusion_failed"] == "La fusión no se hizo (el motivo está debajo); sin ella, «Evaluar» evalúa los runs."
+    assert words["failed"] != words["fusion_failed"]
+
+
 def test_thirteen_runs_are_refused_and_the_fused_name_says_what_it_is():
     with pytest.raises(LabError, match="Elige entre 1 y 12 runs."):
         EvaluationSession({"qrels": "q", "runs": [f"r{i}" for i in range(13)]})
