@@ -80,10 +80,10 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     page.click('[data-action="fuse"]')
     evaluated(page)
 
-    # The fused run's download is what `fuse` prints, named as the page names the run.
+    # The fused run's download is what `fuse` prints, under a file name made safe from the run's.
     with page.expect_download() as saving:
         page.click('[data-action="download-fused"]')
-    assert saving.value.suggested_filename == FUSED
+    assert saving.value.suggested_filename == "rrf-a-b.txt"  # issue 49: not «RRF(a, b)»
     fused_text, printed = expected.result()
     assert saving.value.path().read_text() == fused_text
     # «Descargar JSON» is what `eval` prints for the five runs, the fused one read from that file.

@@ -316,7 +316,7 @@ def test_five_runs_with_a_fused_one_stream_through_the_bridge_and_download_as_th
 
     # The downloads: the fused run as `fuse` prints it, and the report as `eval` prints it for the five.
     fused = json.loads(bridge.download("fused"))
-    assert fused["name"] == "RRF(a, b)"
+    assert (fused["name"], fused["type"]) == ("rrf-a-b.txt", "text/plain")  # issue 49: a safe name, an extension
     paths = []
     for name, text in [("qrels.txt", texts["qrels"]), *[(run["name"], run["text"]) for run in runs]]:
         paths.append(tmp_path / name)
