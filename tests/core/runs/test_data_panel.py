@@ -262,6 +262,20 @@ def test_three_runs_give_the_reports_pairs_lettered_and_holm_corrected():
         assert "el mejor" not in text and "None" not in text and "nan" not in text.lower()
 
 
+def test_judged_at_10_is_a_range_only_when_the_runs_differ():
+    """Issue 49: «va de 1,000 (a) a 1,000 (d)» said nothing; the same value is said once."""
+    from raglab_core.runs.lettered import overlap_reading
+
+    def said(means):
+        runs = [{"name": f"r{i}", "mean": {"Judged@10": mean}} for i, mean in enumerate(means)]
+        report = {"runs": runs, "measures": ["Judged@10"], "overlap": [], "warnings": []}
+        return overlap_reading(report, {"Judged@10": [[] for _ in runs]}).split(" juzgada: ")[-1]
+
+    assert said([1.0, 1.0, 0.99996, 1.0]) == "vale 1,000 en los 4 runs."
+    assert said([0.75, 0.75]) == "vale 0,750 en los dos runs."
+    assert said([0.9, 1.0, 0.95]) == "va de 0,900 (a) a 1,000 (b)."
+
+
 def test_the_reading_names_who_no_run_beats_and_says_when_they_are_tied():
     from raglab_core.runs.lettered import many_reading
 
