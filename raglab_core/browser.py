@@ -15,6 +15,7 @@ import traceback
 from .errors import LabError
 from .lab import compute
 from .runs.decoding import HEAD, first_bad_byte, suspect
+from .runs.fused import file_name
 from .runs.trec import TrecFormatError
 from .words import INTERNAL_EVALUATION_FAILURE, INTERNAL_FAILURE, INVALID_STATE
 
@@ -328,14 +329,15 @@ class EvaluationBridge(StreamBridge):
     def download(self, kind: str) -> str:
         """Once finished: ``{"ok": true, "name", "type", "text"}``, the report as ``eval --json`` prints it
         (``kind`` ``"json"``), the per-query table (``"csv"``) or the fused run as ``fuse`` prints it
-        (``"fused"``, saved under the run's name: ``eval`` on that file names it as the page does)."""
+        (``"fused"``, saved as a safe file name, ``rrf-a-b.txt`` for «RRF(a, b)»: ``eval`` names a run by its
+        file, so the page's JSON names it as ``eval`` does a file named as the run)."""
 
         def saved():
             if kind == "json":
                 return {"ok": True, "name": "raglab-evaluacion.json", "type": "application/json",
                         "text": self.session.report_json()}
             if kind == "fused":
-                return {"ok": True, "name": self.session.names[-1], "type": "application/octet-stream",
+                return {"ok": True, "name": file_name(self.session.names[-1]), "type": "text/plain",
                         "text": self.session.fused_text()}
             return {"ok": True, "name": "raglab-por-consulta.csv", "type": "text/csv",
                     "text": self.session.per_query_csv()}

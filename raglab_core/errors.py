@@ -198,6 +198,61 @@ MESSAGES = {
             "coincidencias cambian las medidas; se cuentan tal cual, no se filtran.",
         ),
     ),
+    "run_scores_tied": (
+        "{run}: in {count} of its {total} queries ({examples}) every document has the same score. Those rankings "
+        "are ordered by document id, descending, as trec_eval breaks ties (the rank column is ignored), not in the "
+        "order the run lists them: their measures describe that arbitrary order, not the retriever. Give each "
+        "document a distinct score (for instance, minus its rank).",
+        "«{run}»: en {count} de sus {total} consultas ({examples}) todos los documentos tienen la misma puntuación. "
+        "Esas clasificaciones se ordenan por identificador de documento, en orden descendente, como desempata "
+        "trec_eval (la columna de posición se ignora), no en el orden en que el run las da: sus medidas describen "
+        "ese orden arbitrario, no el recuperador. Da a cada documento una puntuación distinta (por ejemplo, su "
+        "posición cambiada de signo).",
+    ),
+    "run_scores_tied_all": (
+        (
+            "{run}: in its only query ({examples}) every document has the same score. That ranking is ordered by "
+            "document id, descending, as trec_eval breaks ties (the rank column is ignored), not in the order the "
+            "run lists it: its measures describe that arbitrary order, not the retriever. Give each document a "
+            "distinct score (for instance, minus its rank).",
+            "«{run}»: en su única consulta ({examples}) todos los documentos tienen la misma puntuación. Esa "
+            "clasificación se ordena por identificador de documento, en orden descendente, como desempata trec_eval "
+            "(la columna de posición se ignora), no en el orden en que el run la da: sus medidas describen ese "
+            "orden arbitrario, no el recuperador. Da a cada documento una puntuación distinta (por ejemplo, su "
+            "posición cambiada de signo).",
+        ),
+        (
+            "{run}: in every one of its {count} queries ({examples}) every document has the same score. Those "
+            "rankings are ordered by document id, descending, as trec_eval breaks ties (the rank column is "
+            "ignored), not in the order the run lists them: its measures describe that arbitrary order, not the "
+            "retriever. Give each document a distinct score (for instance, minus its rank).",
+            "«{run}»: en todas sus {count} consultas ({examples}) todos los documentos tienen la misma puntuación. "
+            "Esas clasificaciones se ordenan por identificador de documento, en orden descendente, como desempata "
+            "trec_eval (la columna de posición se ignora), no en el orden en que el run las da: sus medidas "
+            "describen ese orden arbitrario, no el recuperador. Da a cada documento una puntuación distinta (por "
+            "ejemplo, su posición cambiada de signo).",
+        ),
+    ),
+    "run_shallow": (
+        "{run}: its depth (documents per query) is {typical} in its median query and {count} at most, less than "
+        "the cut-off of {measures}: below its last document those measures find nothing, so they do not say what "
+        "a ranking that deep would give, and a deeper run is not compared with it on equal terms. Use a cut-off "
+        "within its depth, or retrieve deeper.",
+        "«{run}»: su profundidad (documentos por consulta) es {typical} en la consulta mediana y {count} como "
+        "mucho, menos que el corte de {measures}: por debajo de su último documento esas medidas no encuentran "
+        "nada, así que no dicen lo que daría una clasificación tan profunda, y un run más profundo no se compara "
+        "con él en igualdad de condiciones. Usa un corte dentro de su profundidad, o recupera más documentos.",
+    ),
+    "run_shallow_uniform": (
+        "{run}: its depth (documents per query) is {count} in every query, less than the cut-off of {measures}: "
+        "below its last document those measures find nothing, so they do not say what a ranking that deep would "
+        "give, and a deeper run is not compared with it on equal terms. Use a cut-off within its depth, or "
+        "retrieve deeper.",
+        "«{run}»: su profundidad (documentos por consulta) es {count} en todas las consultas, menos que el corte "
+        "de {measures}: por debajo de su último documento esas medidas no encuentran nada, así que no dicen lo "
+        "que daría una clasificación tan profunda, y un run más profundo no se compara con él en igualdad de "
+        "condiciones. Usa un corte dentro de su profundidad, o recupera más documentos.",
+    ),
     "queries_without_relevant": (
         (
             "1 evaluated query (of {total}) has no judged document with a grade >= {rel} ({examples}), so there is "
@@ -271,6 +326,10 @@ MESSAGES = {
     "fusion_runs": (
         "Fusion needs at least 2 runs; got {found}.",
         "La fusión necesita al menos 2 runs; hay {found}.",
+    ),
+    "fusion_no_room": (  # the page's: the fused run would be one more than it evaluates
+        "With {max} runs there is no room for a fused one (the page evaluates {max} at most): remove one to fuse.",
+        "Con {max} runs no cabe uno fusionado (la página evalúa {max} como mucho): quita uno para fusionar.",
     ),
     "fusion_method": (
         "Unsupported fusion method {name!r}. Supported: {supported}.",

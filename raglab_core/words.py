@@ -209,6 +209,9 @@ def data_panel_words() -> dict:
         "preparing": "Preparando Python para evaluar…",
         "done": "Evaluación terminada.",
         "failed": "La evaluación no terminó: el motivo está debajo.",
+        "fusion_failed": "La fusión no se hizo (el motivo está debajo); sin ella, «Evaluar» evalúa los runs.",
+        "fuse_too_few": "Para fusionar hacen falta al menos dos runs elegidos.",
+        "fuse_unchecked": "Marca al menos dos de los runs que se fusionan.",
         "cancelled": "Evaluación cancelada.",
         "stopped": "El cálculo se detuvo. Vuelve a pulsar «Evaluar».",
     }

@@ -167,7 +167,7 @@ def _top_k_sentence(ranked, values, outputs) -> str:
         return f"El primer resultado alcanza {grade}: es relevante."
     if found == k:
         return f"Los {k} primeros resultados alcanzan {grade}: todos son relevantes."
-    where = f"está en la posición {first}" if found == 1 else f"el primero está en la posición {first}"
+    where = f"está en la posición {first}" if found == 1 else f"el primer relevante está en la posición {first}"
     return f"{found} de los {k} primeros resultados {_reaches(found)} {grade}; {where}."
 
 

@@ -75,9 +75,9 @@ from .measures import DEFAULT_MEASURES, parse_measures
 TIES = ("double", "float32")
 """How scores are compared: ``"double"`` (trec_eval 10.0, ranx) or ``"float32"`` (trec_eval 9.x, pytrec_eval)."""
 JUDGED_DEPTH = 10
+"""The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.runs.sanity`)."""
 KEPT = 100
 """Each query's first documents :func:`evaluate_run` keeps: the depth of the report's RBO (:mod:`.overlap`)."""
-"""The sanity checks' depth: mean Judged@10 below 0.5 is warned about (:mod:`raglab_core.runs.sanity`)."""
 
 
 
@@ -152,6 +152,9 @@ class RunEvaluation:
     answers; ``None`` without any), ``self_retrieved`` (run queries, sorted,
     that retrieve a document whose id is the query's own) and ``top``
     (qid -> its first ``keep`` ranked docids, when the evaluator keeps them).
+    ``depths``: how many documents the run ranks for each evaluated query it
+    answers, in qid order; ``tied``: those queries (sorted) with two documents or
+    more whose scores all tie, so that trec_eval's rule orders them by docid alone.
     """
 
     measures: tuple
@@ -168,6 +171,22 @@ class RunEvaluation:
     judged_at_10: float | None = None
     self_retrieved: tuple = ()
     top: dict = field(default_factory=dict)
+    depths: tuple = ()
+    tied: tuple = ()
+
+    @property
+    def depth(self) -> tuple:
+        """``(typical, deepest)``: the median (the higher of two middles) and the largest number of documents the run ranks per
+        evaluated query it answers; ``(0, 0)`` without any.
+
+        >>> evaluate_run({"q1": {"a": 1}, "q2": {"a": 1}, "q3": {"a": 1}},
+        ...              {"q1": {"a": 1.0}, "q2": {"a": 1.0, "b": 0.5}, "q3": {"a": 1.0, "b": 1.0, "c": 0.0}}).depth
+        (2, 3)
+        """
+        if not self.depths:
+            return (0, 0)
+        ordered = sorted(self.depths)
+        return (ordered[len(ordered) // 2], ordered[-1])
 
 
 class RunEvaluator:
@@ -189,6 +208,7 @@ class RunEvaluator:
         # For the sanity warnings, gathered as the queries go by (no second pass over the run).
         self.any_judged, self.example, self.self_retrieved, self.top = False, None, [], {}
         self.judged_sum, self.judged_count = 0.0, 0
+        self.depths, self.tied = {}, []
 
     def add(self, qid, scores) -> None:
         """Score query ``qid``, whose run documents are ``scores`` (docid -> score)."""
@@ -200,6 +220,9 @@ class RunEvaluator:
             self.skipped.add(qid)
             return
         ranked = trec_order(scores, self.depth, self.ties)
+        self.depths[qid] = len(scores)
+        if len(scores) > 1 and _all_tied(scores.values(), self.ties):
+            self.tied.append(qid)
         get = judged.get
         grades = [get(docid) for docid in ranked]
         judged_at_10 = judged_share(grades[:JUDGED_DEPTH])
@@ -247,7 +270,21 @@ class RunEvaluator:
             judged_at_10=self.judged_sum / self.judged_count if self.judged_count else None,
             self_retrieved=tuple(sorted(self.self_retrieved)),
             top=self.top,
+            depths=tuple(depth for _, depth in sorted(self.depths.items())),
+            tied=tuple(sorted(self.tied)),
         )
+
+
+def _all_tied(values, ties: str) -> bool:
+    """Whether every score of ``values`` (two or more) is equal as ``ties`` compares them.
+
+    >>> _all_tied([1.0, 1.0], "double"), _all_tied([1.000000001, 1.0], "double"), _all_tied([1.000000001, 1.0], "float32")
+    (True, False, True)
+    """
+    low, high = min(values), max(values)
+    if low == high:
+        return True
+    return ties == "float32" and len(set(single_precision(values))) == 1
 
 
 def evaluate_run(qrels, run, measures=None, ties: str = "double", complete: bool = False,

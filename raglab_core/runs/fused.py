@@ -26,6 +26,7 @@ q1 Q0 x 2 0.01639344262295082 rrf-min-max
 """
 
 import math
+import re
 from typing import NamedTuple
 
 from ..errors import LabError
@@ -192,6 +193,16 @@ def _weight(value: float) -> str:
     """A weight as typed, with a decimal comma: ``1.0 -> '1'``, ``0.25 -> '0,25'``."""
     text = repr(value)
     return (text[:-2] if text.endswith(".0") else text).replace(".", ",")
+
+
+def file_name(name: str) -> str:
+    """The name «Descargar el run fusionado» saves the fused run ``name`` under: lower case, ASCII letters, digits
+    and points (a decimal comma written as a point), every other run of characters one hyphen, and ``.txt``.
+
+    >>> file_name("RRF(a, b)"), file_name("WSUM(0,3·a + 0,7·c; zmuv)"), file_name("CombMNZ(a, b, l; min-max)")
+    ('rrf-a-b.txt', 'wsum-0.3-a-0.7-c-zmuv.txt', 'combmnz-a-b-l-min-max.txt')
+    """
+    return "-".join(re.findall(r"[a-z0-9.]+", re.sub(r"(?<=\d),(?=\d)", ".", name.lower()))) + ".txt"
 
 
 def fused_description(settings: FusionSettings, names) -> str:

@@ -335,10 +335,12 @@ def overlap_reading(report, wins) -> str:
         values = [(run["mean"][judged], index) for index, run in enumerate(report["runs"]) if run["mean"][judged] is not None]
         if values:
             low, high = min(values), max(values)
-            parts.append(
-                f"Judged@10, en las medias, dice qué parte de los 10 primeros de cada run está juzgada: va de "
-                f"{decimal(low[0])} ({LETTERS[low[1]]}) a {decimal(high[0])} ({LETTERS[high[1]]})."
-            )
+            said = "Judged@10, en las medias, dice qué parte de los 10 primeros de cada run está juzgada: "
+            if decimal(low[0]) == decimal(high[0]):  # a range from a value to itself says nothing
+                said += f"vale {decimal(low[0])} en {'los dos runs' if len(values) == 2 else f'los {integer(len(values))} runs'}."
+            else:
+                said += f"va de {decimal(low[0])} ({LETTERS[low[1]]}) a {decimal(high[0])} ({LETTERS[high[1]]})."
+            parts.append(said)
     else:
         parts.append("Añade Judged@10 a las medidas para ver qué parte de los 10 primeros de cada run está juzgada.")
     return " ".join(parts)

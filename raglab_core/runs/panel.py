@@ -12,7 +12,7 @@ tests) and as Spanish text.
 import csv
 import io
 
-from ..errors import LabError
+from ..errors import LabError, message
 from ..formatting import DASH, NBSP, count, decimal, integer, spanish_list
 from ..words import UNJUDGED_LABEL, data_panel_words, permutations_text as _permutations
 from .cells import cell as _cell, interval as _interval
@@ -228,12 +228,13 @@ def per_query_caption(total: int) -> str:
 
 def page_settings() -> dict:
     """What the page's «Tus datos» script needs before Python runs (the build puts it in ``lab_config``):
-    the default measures, how many per-query rows it draws, its sentences (``{name}``: a file's name), how
+    the default measures, how many per-query rows it draws, its sentences (``{name}``: a file's name; and why
+    «Fusionar» cannot be used with :data:`MAX_RUNS` runs, the session's refusal), how
     many runs it takes, and the fusion's methods and normalisations (the template's options)."""
     return {
         "default_measures": DEFAULT_MEASURES,
         "rows_shown": ROWS_SHOWN,
-        "words": data_panel_words(),
+        "words": {**data_panel_words(), "fuse_too_many": message("fusion_no_room", max=MAX_RUNS)},
         "max_runs": MAX_RUNS,
         "fusion": page_options(),
     }

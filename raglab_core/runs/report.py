@@ -20,8 +20,10 @@ from .statistics import INTERVAL_NAME, PERMUTATIONS, RESAMPLES, SEED, TEST_NAME,
 ALPHA = 0.05
 """The significance level of every verdict the report words: after Holm's correction over the pairs."""
 
-RUN_WARNINGS = ("run_none_judged", "run_low_judged", "queries_missing_from_run", "query_id_retrieved")
-"""The warnings about one run: the comparison's conclusion rests on data they concern."""
+RUN_WARNINGS = ("run_none_judged", "run_low_judged", "queries_missing_from_run", "query_id_retrieved",
+                "run_scores_tied")
+"""The warnings about one run: the comparison's conclusion rests on data they concern. Not ``run_shallow``: it
+concerns some measures, and two runs equally shallow compare fairly."""
 
 
 def warned_runs(report) -> list:

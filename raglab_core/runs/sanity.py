@@ -19,13 +19,23 @@ English (the command line: stderr, and ``--json``'s top-level
   how the ``complete`` choice counts them.
 * ``query_id_retrieved``: a run query retrieves a document whose id is the
   query's own (ArguAna in BEIR: beir-cellar/beir PR #91). Kept, not filtered.
+* ``run_scores_tied``: in most of the queries the run answers with two
+  documents or more (worded ``run_scores_tied_all`` when in every one), all its scores
+  tie, so trec_eval's rule orders them by document id, descending
+  (:func:`~raglab_core.runs.evaluation.trec_order`), whatever order the file
+  gives: the measures describe that arbitrary order.
+* ``run_shallow``: the run's median depth (documents per evaluated query;
+  worded ``run_shallow_uniform`` when every query has the same) is less than some
+  measures' cut-off (R@100 on runs of 20 documents per query): those
+  measures find nothing below its last document. Not a warning on the
+  comparison (two runs equally shallow compare fairly), only on those measures.
 * ``queries_without_relevant``: evaluated queries with no judged document at
   a measure's threshold, for which R, R_cap, AP or nDCG is undefined (the means
   count them as 0, as trec_eval does).
 
 >>> from raglab_core.runs.evaluation import evaluate_run
 >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 0}, "q3": {"d3": 1}}
->>> result = evaluate_run(qrels, {"q1": {"D1": 1.0, "q1": 0.5}, "q2": {"D2": 1.0}}, ["nDCG@10"])
+>>> result = evaluate_run(qrels, {"q1": {"D1": 1.0, "q1": 0.5}, "q2": {"D2": 1.0}}, ["nDCG@2"])
 >>> [notice.code for notice in run_warnings([("run.txt", result)])]
 ['run_none_judged', 'queries_missing_from_run', 'query_id_retrieved', 'queries_without_relevant']
 >>> print(run_warnings([("run.txt", result)])[0].render("en"))
@@ -72,6 +82,8 @@ class Notice(NamedTuple):
         the parameters written as the language writes them (numbers, lists of ids and of measures)."""
         params, code = dict(self.params), self.code
         english = language == "en"
+        if code == "run_scores_tied" and params["count"] == params["total"]:  # worded "in every one of its …"
+            code += "_all"
         if "examples" in params:
             params["examples"] = examples(params["examples"], params["count"], language)
         for key in ("total", "spans"):
@@ -87,6 +99,11 @@ class Notice(NamedTuple):
             params["measures"] = (_english_list if english else spanish_list)(params["measures"])
         if "example" in params:
             params["qid"], params["docid"], params["judged"] = params.pop("example")
+        if "deepest" in params:  # a depth: the median and the largest
+            params["count"] = params.pop("deepest")
+            if params["count"] == params["typical"]:
+                code += "_uniform"
+            params["typical"] = str(params["typical"]) if english else integer(params["typical"])
         if "queries" in params:
             params["count"] = params.pop("queries")
         if params.pop("complete", False):
@@ -126,7 +143,22 @@ def run_warnings(runs) -> list:
         if result.self_retrieved:
             hits = list(result.self_retrieved)
             notices.append(Notice("query_id_retrieved", name, {"count": len(hits), "examples": hits[:EXAMPLES]}))
+        notices += _order_notices(name, result)
     notices += _without_relevant_notices(runs)
+    return notices
+
+
+def _order_notices(name, result):
+    """The run's scores all tied in most of its queries; the run shallower than some measures' cut-off."""
+    notices = []
+    ranked = sum(depth > 1 for depth in result.depths)  # the queries where an order can tie
+    if result.tied and 2 * len(result.tied) > ranked:
+        tied = list(result.tied)
+        notices.append(Notice("run_scores_tied", name, {"count": len(tied), "total": ranked, "examples": tied[:EXAMPLES]}))
+    typical, deepest = result.depth
+    beyond = [str(measure) for measure in result.measures if typical and (measure.cutoff or 0) > typical]
+    if beyond:
+        notices.append(Notice("run_shallow", name, {"typical": typical, "deepest": deepest, "measures": beyond}))
     return notices
 
 

@@ -74,8 +74,7 @@ class EvaluationSession(StreamSession):
         self.fusion = None  # raglab_core.runs.fused.FusionSettings: the fused run, the last one
         if settings.get("fusion") is not None:
             if len(runs) >= MAX_RUNS:
-                raise LabError.page(f"Con {MAX_RUNS} runs no cabe uno fusionado: quita uno para fusionar.",
-                                    field="fuse-runs")
+                raise LabError("fusion_no_room", field="fuse-runs", max=MAX_RUNS)
             self.fusion = fusion_settings(settings["fusion"], len(runs))
             names.append(self.fusion.name)
         self.names = run_names(names)

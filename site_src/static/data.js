@@ -56,7 +56,11 @@
     actions: { start: "evaluate", cancel: "cancel", sample: "sample" },
     fieldLines: { measures: measuresError }, // written under the field, which then takes the focus
     fieldControls, requestKey, clearResult,
-    onFail: (field) => field && field.startsWith("fuse-") && setFusing(false), // «Evaluar» works again without it
+    onFail: (field) => {
+      if (!field || !field.startsWith("fuse-")) return;
+      setFusing(false); // «Evaluar» works again without it
+      statusLine.textContent = WORDS.fusion_failed; // only the fusion was refused
+    },
     on: {
       result: (message) => {
         if (message.ok) {
@@ -98,7 +102,22 @@
     if (item) reveal(slot);
     const source = $(`[data-fuse-source-for="${slot}"]`);
     if (source) source.hidden = !item;
+    showFuseUse();
     markStale();
+  }
+
+  /** «Fusionar y evaluar» is aria-disabled, saying why under it, unless 2 runs or more are chosen and marked
+   * and there is room for one more (the worker would refuse the fusion: raglab_core's words). */
+  function showFuseUse() {
+    const count = RUN_SLOTS.filter((slot) => chosen[slot]).length;
+    const why =
+      count >= RUN_SLOTS.length ? WORDS.fuse_too_many
+        : count < 2 ? WORDS.fuse_too_few
+          : fusionRequest().runs.length < 2 ? WORDS.fuse_unchecked
+            : "";
+    buttons.fuse.setAttribute("aria-disabled", String(Boolean(why)));
+    out("fuse-why").textContent = why;
+    out("fuse-why").hidden = !why;
   }
 
   /** Show a run's slot (a file set on a hidden one, or «Añadir run»); the button goes once all are shown. */
@@ -171,6 +190,8 @@
   for (const control of [settings.fuseNorm, settings.fuseK, settings.fuseWeights, ...fuseSources]) {
     control.addEventListener(control.tagName === "INPUT" && control.type === "text" ? "input" : "change", markStale);
   }
+  for (const box of fuseSources) box.addEventListener("change", showFuseUse);
+  showFuseUse();
 
   /** Only the chosen method's parameter is shown: RRF's k, or WSUM's weights. */
   function showFuseParams() {
@@ -239,7 +260,7 @@
 
   buttons.evaluate.addEventListener("click", evaluate);
   buttons.fuse.addEventListener("click", () => {
-    if (panelKit.busy) return;
+    if (panelKit.busy || buttons.fuse.getAttribute("aria-disabled") === "true") return;
     setFusing(true);
     evaluate();
   });

@@ -54,6 +54,10 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
         lambda _: ["fuse", files[1], files[2], "--method", "rrf", "--norm", "min-max"],
         lambda done: fused_file.write_text(done[0]) and ["eval", *files, fused_file, "--measures", MEASURES, "--json"],
     )
+    # «Fusionar y evaluar» says why it cannot be used yet (issue 49).
+    fuse, why = page.locator('[data-action="fuse"]'), page.locator('[data-panel-output="fuse-why"]')
+    expect(fuse).to_have_attribute("aria-disabled", "true")
+    expect(why).to_have_text("Para fusionar hacen falta al menos dos runs elegidos.")
     # «Añadir run» shows run C and hands it the focus; a file set on a hidden slot (D) shows it too.
     expect(page.locator('[data-slot="run-c"]')).to_be_hidden()
     page.click('[data-action="add-run"]')
@@ -65,16 +69,21 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     expect(page.locator('[data-slot="run-e"]')).to_be_hidden()
     page.fill("#data-measures", MEASURES)
     # Fuse a and b (RRF, k = 60, the defaults): the fused run joins the evaluation as run e.
-    for letter in "cd":
+    expect(fuse).to_have_attribute("aria-disabled", "false")
+    expect(why).to_be_hidden()
+    for letter in "cdb":
         page.locator(f'[data-fuse-source-for="run-{letter}"] input').uncheck()
+    expect(fuse).to_have_attribute("aria-disabled", "true")
+    expect(why).to_have_text("Marca al menos dos de los runs que se fusionan.")
+    page.locator('[data-fuse-source-for="run-b"] input').check()
     expect(page.locator('[data-setting="fuse-method"]')).to_have_value("rrf")
     page.click('[data-action="fuse"]')
     evaluated(page)
 
-    # The fused run's download is what `fuse` prints, named as the page names the run.
+    # The fused run's download is what `fuse` prints, under a file name made safe from the run's.
     with page.expect_download() as saving:
         page.click('[data-action="download-fused"]')
-    assert saving.value.suggested_filename == FUSED
+    assert saving.value.suggested_filename == "rrf-a-b.txt"  # issue 49: not «RRF(a, b)»
     fused_text, printed = expected.result()
     assert saving.value.path().read_text() == fused_text
     # «Descargar JSON» is what `eval` prints for the five runs, the fused one read from that file.
@@ -150,3 +159,29 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # …and the page does not
     expect(strip).to_have_attribute("tabindex", "0")  # the keyboard can scroll it
     assert lab.errors == []
+
+
+def test_fusion_refused_says_so_and_twelve_runs_disable_it(lab, tmp_path):
+    """Issue 49: with 12 runs «Fusionar» is disabled, saying why; a refused fusion says the fusion was refused,
+    not that the evaluation did not end."""
+    page = lab.page
+    page.set_input_files('[data-file-for="qrels"]', str(SAMPLE / "qrels.txt"))
+    for letter in "ab":
+        page.set_input_files(f'[data-file-for="run-{letter}"]', str(SAMPLE / "run-bm25.txt"))
+    page.fill("#fuse-k", "sesenta")
+    page.click('[data-action="fuse"]')
+    expect(page.locator("[data-data-status]")).to_have_text(
+        "La fusión no se hizo (el motivo está debajo); sin ella, «Evaluar» evalúa los runs.")
+    expect(page.locator("[data-data-error]")).to_contain_text("«sesenta»")
+    expect(page.locator('[data-action="unfuse"]')).to_be_hidden()
+    for letter in "cdefghijkl":
+        page.set_input_files(f'[data-file-for="run-{letter}"]', str(SAMPLE / "run-densa.txt"))
+    expect(page.locator('[data-action="fuse"]')).to_have_attribute("aria-disabled", "true")
+    expect(page.locator('[data-panel-output="fuse-why"]')).to_have_text(
+        "Con 12 runs no cabe uno fusionado (la página evalúa 12 como mucho): quita uno para fusionar.")
+    said = page.locator("[data-data-status]").text_content()
+    page.click('[data-action="fuse"]', force=True)  # does nothing: no evaluation starts, no fused run is asked for
+    page.wait_for_timeout(300)
+    expect(page.locator('[data-action="unfuse"]')).to_be_hidden()
+    expect(page.locator('[data-panel="data"]')).not_to_have_attribute("aria-busy", "true")
+    assert page.locator("[data-data-status]").text_content() == said

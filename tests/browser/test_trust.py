@@ -43,9 +43,13 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
     choose(page, files)
 
     warnings = page.locator('[data-output="data-warnings"] > li')
-    expect(warnings).to_have_count(1)
+    expect(warnings).to_have_count(3)  # and each run's 30 documents per query are fewer than AP@100's cut-off
     code = warnings.first.get_attribute("data-code")
     assert "judged" in code
+    shallow = page.locator('[data-output="data-warnings"] > li[data-code="run_shallow"]')
+    expect(shallow.first).to_contain_text("«bm25-upper.txt»: su profundidad (documentos por consulta) es 30 en todas "
+                                          "las consultas, menos que el corte de AP@100")
+    expect(shallow.nth(1)).to_contain_text("«run-densa.txt»: su profundidad")
     expect(warnings.first).to_contain_text("«bm25-upper.txt»: ninguno de los documentos que ordena")
     expect(warnings.first).to_contain_text("«DOC01-015» (consulta «q01») y los qrels, «doc01-008»")
     # Above the results: before the summary, the means and the comparison.
@@ -57,7 +61,7 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
 
     printed = cli_json(*files, "--measures", MEASURES)
     report = json.loads(printed)
-    assert [w["code"] for w in report["warnings"]] == [code]
+    assert [w["code"] for w in report["warnings"]] == [code, "run_shallow", "run_shallow"]
     intervals = page.locator('[data-panel-output="comparison-rows"] td[data-low]')
     for cell, name in zip(intervals.all(), report["measures"]):
         low, high = report["comparison"]["metrics"][name]["ci95"]

@@ -64,7 +64,7 @@ def test_scenario_teaches_what_the_issue_asks(scenario):
 def test_readings_say_what_the_numbers_say(scenario):
     out = view_of(scenario)["outputs"]
     reading = out["metrics_reading"]["text"]
-    assert "3 de los 5 primeros resultados alcanzan el grado 2; el primero está en la posición 1." in reading
+    assert "3 de los 5 primeros resultados alcanzan el grado 2; el primer relevante está en la posición 1." in reading
     assert "nDCG@5 pasa de 0,311 (orden inicial) a 0,623" in reading
     assert "«Qrels y juicios de relevancia al estilo TREC» (grado 3) está en la posición 7" in reading
     assert "De esos 8, 3 no están en el ranking: son documentos juzgados que la primera etapa no recuperó" in reading

@@ -264,6 +264,20 @@ def test_three_runs_give_the_reports_pairs_lettered_and_holm_corrected():
         assert "el mejor" not in text and "None" not in text and "nan" not in text.lower()
 
 
+def test_judged_at_10_is_a_range_only_when_the_runs_differ():
+    """Issue 49: «va de 1,000 (a) a 1,000 (d)» said nothing; the same value is said once."""
+    from raglab_core.runs.lettered import overlap_reading
+
+    def said(means):
+        runs = [{"name": f"r{i}", "mean": {"Judged@10": mean}} for i, mean in enumerate(means)]
+        report = {"runs": runs, "measures": ["Judged@10"], "overlap": [], "warnings": []}
+        return overlap_reading(report, {"Judged@10": [[] for _ in runs]}).split(" juzgada: ")[-1]
+
+    assert said([1.0, 1.0, 0.99996, 1.0]) == "vale 1,000 en los 4 runs."
+    assert said([0.75, 0.75]) == "vale 0,750 en los dos runs."
+    assert said([0.9, 1.0, 0.95]) == "va de 0,900 (a) a 1,000 (b)."
+
+
 def test_the_reading_names_who_no_run_beats_and_says_when_they_are_tied():
     from raglab_core.runs.lettered import many_reading
 
@@ -318,7 +332,7 @@ def test_five_runs_with_a_fused_one_stream_through_the_bridge_and_download_as_th
 
     # The downloads: the fused run as `fuse` prints it, and the report as `eval` prints it for the five.
     fused = json.loads(bridge.download("fused"))
-    assert fused["name"] == "RRF(a, b)"
+    assert (fused["name"], fused["type"]) == ("rrf-a-b.txt", "text/plain")  # issue 49: a safe name, an extension
     paths = []
     for name, text in [("qrels.txt", texts["qrels"]), *[(run["name"], run["text"]) for run in runs]]:
         paths.append(tmp_path / name)
@@ -370,6 +384,22 @@ def test_bad_fusion_settings_name_their_control(fusion, runs, field, said):
     with pytest.raises(LabError) as caught:
         EvaluationSession({"qrels": "q", "runs": [f"r{i}" for i in range(runs)], "fusion": fusion})
     assert caught.value.field == field and said in str(caught.value)
+
+
+def test_twelve_runs_leave_no_room_for_a_fused_one_and_the_page_says_so_before():
+    """Issue 49: the fusion's refusal has its own code and reason, which the page's «Fusionar» gives beforehand."""
+    from raglab_core.runs.panel import page_settings
+
+    with pytest.raises(LabError) as caught:
+        EvaluationSession({"qrels": "q", "runs": [f"r{i}" for i in range(12)], "fusion": {"runs": [0, 1]}})
+    assert (caught.value.code, caught.value.field) == ("fusion_no_room", "fuse-runs")
+    assert caught.value.render("en") == (
+        "With 12 runs there is no room for a fused one (the page evaluates 12 at most): remove one to fuse.")
+    words = page_settings()["words"]
+    assert words["fuse_too_many"] == str(caught.value) == (
+        "Con 12 runs no cabe uno fusionado (la página evalúa 12 como mucho): quita uno para fusionar.")
+    assert words["fusion_failed"] == "La fusión no se hizo (el motivo está debajo); sin ella, «Evaluar» evalúa los runs."
+    assert words["failed"] != words["fusion_failed"]
 
 
 def test_thirteen_runs_are_refused_and_the_fused_name_says_what_it_is():

@@ -72,8 +72,9 @@ def test_upper_cased_run_is_warned_about_in_the_panel_and_the_reading_says_so():
     view = evaluate_files({"name": "qrels.txt", "text": text("qrels.txt")},
                           [{"name": "bm25-upper.txt", "text": upper_cased(text("run-bm25.txt"))},
                            {"name": "run-densa.txt", "text": text("run-densa.txt")}], MEASURES)
-    [warning] = view["warnings"]
-    assert warning["code"] == "run_none_judged"
+    # Both runs hold 30 documents per query, fewer than AP@100's cut-off: a warning each (issue 49).
+    assert [w["code"] for w in view["warnings"]] == ["run_none_judged", "run_shallow", "run_shallow"]
+    warning = view["warnings"][0]
     assert warning["text"].startswith("«bm25-upper.txt»: ninguno de los documentos que ordena en las 40 consultas")
     assert "mayúsculas y los prefijos" in warning["text"] and "«DOC01-015»" in warning["text"]
     reading = view["comparison"]["reading"]
@@ -142,8 +143,104 @@ def test_r_cap_is_warned_about_when_a_query_has_no_relevant_judgment(capsys, tmp
 
 
 def test_clean_runs_get_no_warning(capsys):
-    status, out, err = cli(capsys, SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt", "--json")
+    """Measured within their depth (30 documents per query), the sample runs get no warning; at the default
+    measures, R@100 and AP@100 cut deeper than the runs go (issue 49), which test_shallow_runs_… checks."""
+    within = "nDCG@10 R@30 RR@10 Success@10 AP@30 Judged@10"
+    status, out, err = cli(capsys, SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt", "--json",
+                           "--measures", within)
     assert status == 0 and json.loads(out)["warnings"] == [] and "warning" not in err
+
+
+def cut(run_text, depth):
+    """The run's first ``depth`` lines of each query (it lists them in rank order)."""
+    kept, seen = [], {}
+    for line in run_text.splitlines(keepends=True):
+        qid = line.split()[0]
+        seen[qid] = seen.get(qid, 0) + 1
+        if seen[qid] <= depth:
+            kept.append(line)
+    return "".join(kept)
+
+
+def tie(run_text, queries):
+    """Every score of ``queries`` set to 1 (the rank column kept)."""
+    return "".join(" ".join(line.split()[:4] + ["1", line.split()[5]]) + "\n" if line.split()[0] in queries else line
+                   for line in run_text.splitlines(keepends=True))
+
+
+def test_shallow_runs_are_warned_about_with_their_depth_and_the_measures_cut_deeper(tmp_path, capsys):
+    """Issue 49: runs of 20 documents per query evaluated at cut-offs beyond 20 (DL19's runs at R@100)."""
+    measures = "nDCG@10 R@25 AP@30 Judged@10"
+    (tmp_path / "bm25-20.txt").write_text(cut(text("run-bm25.txt"), 20))
+    status, out, err = cli(capsys, SAMPLE / "qrels.txt", tmp_path / "bm25-20.txt", SAMPLE / "run-densa.txt",
+                           "--measures", measures, "--json")
+    [warning] = json.loads(out)["warnings"]  # run-densa.txt holds 30 documents per query: deep enough
+    assert (status, warning["code"], warning["run"]) == (0, "run_shallow", "bm25-20.txt")
+    assert (warning["typical"], warning["deepest"], warning["measures"]) == (20, 20, ["R@25", "AP@30"])
+    assert warning["message"] == (
+        "bm25-20.txt: its depth (documents per query) is 20 in every query, less than the cut-off of R@25 and AP@30: "
+        "below its last document those measures find nothing, so they do not say what a ranking that deep would "
+        "give, and a deeper run is not compared with it on equal terms. Use a cut-off within its depth, or retrieve "
+        "deeper.")
+    assert f"warning: {warning['message']}" in err.splitlines()
+    assert "the comparison rests on data with warnings" not in err  # the runs' data is fine; some cut-offs are not
+    status, out, err = cli(capsys, SAMPLE / "qrels.txt", tmp_path / "bm25-20.txt", "--measures", measures)
+    assert status == 0 and f"warning: {warning['message']}" in err.splitlines()
+    view = evaluate_files({"name": "qrels.txt", "text": text("qrels.txt")},
+                          [{"name": "bm25-20.txt", "text": cut(text("run-bm25.txt"), 20)},
+                           {"name": "run-densa.txt", "text": text("run-densa.txt")}], measures)
+    [shown] = view["warnings"]
+    assert shown == {"code": "run_shallow", "text": (
+        "«bm25-20.txt»: su profundidad (documentos por consulta) es 20 en todas las consultas, menos que el corte de "
+        "R@25 y AP@30: por debajo de su último documento esas medidas no encuentran nada, así que no dicen lo que "
+        "daría una clasificación tan profunda, y un run más profundo no se compara con él en igualdad de "
+        "condiciones. Usa un corte dentro de su profundidad, o recupera más documentos.")}
+    # Depths that vary: the median query's and the deepest.
+    mixed = "".join(line for line in text("run-bm25.txt").splitlines(keepends=True)
+                    if line.split()[0] <= "q05" or int(line.split()[3]) <= 12)
+    result = evaluate_run(parse_qrels(text("qrels.txt")), parse_run(mixed), "R@20")
+    report, _ = build_report([("mixed.txt", result)])
+    [warning] = report["warnings"]
+    assert (warning["typical"], warning["deepest"]) == (12, 30)
+    assert warning["message"].startswith("mixed.txt: its depth (documents per query) is 12 in its median query and "
+                                         "30 at most, less than the cut-off of R@20:")
+
+
+def test_tied_scores_are_warned_about_with_the_order_trec_eval_gives_them(tmp_path, capsys):
+    """Issue 49: a run whose scores all tie is ordered by document id, descending, and its measures change."""
+    queries = sorted({line.split()[0] for line in text("run-bm25.txt").splitlines()})
+    (tmp_path / "tied.txt").write_text(tie(text("run-bm25.txt"), set(queries)))
+    status, out, err = cli(capsys, SAMPLE / "qrels.txt", tmp_path / "tied.txt", SAMPLE / "run-densa.txt",
+                           "--measures", "nDCG@10", "--json")
+    report = json.loads(out)
+    [warning] = report["warnings"]
+    assert (warning["code"], warning["run"], warning["count"], warning["total"]) == ("run_scores_tied", "tied.txt", 40,
+                                                                                     40)
+    assert warning["examples"] == queries[:5]
+    assert warning["message"].startswith(
+        "tied.txt: in every one of its 40 queries (q01, q02, q03, q04, q05, …) every document has the same score. "
+        "Those rankings are ordered by document id, descending, as trec_eval breaks ties (the rank column is ignored)")
+    assert f"warning: {warning['message']}" in err.splitlines()
+    assert "the comparison rests on data with warnings (tied.txt)" in err
+    # The value is the one of that order: the run's own order (its rank column) gives another.
+    qrels = parse_qrels(text("qrels.txt"))
+    by_id = {qid: dict.fromkeys(scores, 1.0) for qid, scores in parse_run(text("run-bm25.txt")).items()}
+    assert [trec_order(scores)[:2] for scores in by_id.values()][0] == sorted(by_id["q01"], reverse=True)[:2]
+    assert report["runs"][0]["mean"]["nDCG@10"] == evaluate_run(qrels, by_id, "nDCG@10").mean[0]
+    assert report["runs"][0]["mean"]["nDCG@10"] != evaluate_run(qrels, parse_run(text("run-bm25.txt")), "nDCG@10").mean[0]
+    view = evaluate_files({"name": "qrels.txt", "text": text("qrels.txt")},
+                          [{"name": "tied.txt", "text": tie(text("run-bm25.txt"), set(queries[:30]))},
+                           {"name": "run-densa.txt", "text": text("run-densa.txt")}], "nDCG@10")
+    [shown] = view["warnings"]  # tied in most queries: 30 of 40
+    assert shown["code"] == "run_scores_tied" and shown["text"].startswith(
+        "«tied.txt»: en 30 de sus 40 consultas («q01», «q02», «q03», «q04», «q05», …) todos los documentos tienen la "
+        "misma puntuación. Esas clasificaciones se ordenan por identificador de documento, en orden descendente, "
+        "como desempata trec_eval (la columna de posición se ignora)")
+    assert view["comparison"]["reading"].startswith(
+        "Atención: esta comparación se apoya en datos con avisos (arriba) sobre «tied.txt»")
+    half = evaluate_files({"name": "qrels.txt", "text": text("qrels.txt")},
+                          [{"name": "tied.txt", "text": tie(text("run-bm25.txt"), set(queries[:20]))}], "nDCG@10")
+    assert half["warnings"] == []  # tied in half the queries: not most
 
 
 # --- how sure ------------------------------------------------------------------------------------
