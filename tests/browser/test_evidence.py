@@ -4,7 +4,7 @@ from playwright.sync_api import expect
 
 from raglab_core import compute
 
-from ..support.lab_page import Lab
+from ..support.lab_page import Lab, settled_box
 
 MARKS = """() => {
   const strip = document.querySelector('[data-output="chunk-windows"]');
@@ -68,10 +68,9 @@ def test_the_span_is_dragged_on_the_strip(page, base_url):
     """The strip is the slider: drag the drawn span, and it follows the pointer (its centre under it)."""
     lab = Lab(page, base_url)
     stage = page.locator(".strip-stage")
-    stage.scroll_into_view_if_needed()
-    box = stage.bounding_box()
+    box = settled_box(stage)
     span = page.locator("[data-evidence]")
-    start = span.bounding_box()
+    start = settled_box(span)
     middle = box["y"] + box["height"] / 2
     page.mouse.move(start["x"] + start["width"] / 2, middle)
     page.mouse.down()

@@ -216,3 +216,18 @@ def raw_cells(page, selector):
 
 def evaluated(page):
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=60_000)
+
+
+def settled_box(locator, timeout: float = 5.0) -> dict:
+    """``locator`` scrolled into view, and its bounding box once two reads a frame apart agree: a block below
+    the fold (lab.css, content-visibility: auto) is laid out when it nears the viewport, and the page can
+    still move for a frame or two after the scroll."""
+    locator.scroll_into_view_if_needed()
+    deadline = time.monotonic() + timeout
+    box = locator.bounding_box()
+    while True:
+        locator.page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        again = locator.bounding_box()
+        if again == box or time.monotonic() > deadline:
+            return again
+        box = again
