@@ -8,7 +8,7 @@ The package is a kernel, domains over it, and edges (DESIGN §2; tests/core/test
 enforces which may import which):
 
 - the kernel, here: :mod:`.metrics`, :mod:`.chunking`, :mod:`.evidence`, :mod:`.errors`,
-  :mod:`.formatting`, :mod:`.checks` and :mod:`.words`, which every domain uses; it imports
+  :mod:`.messages`, :mod:`.formatting`, :mod:`.checks` and :mod:`.words`, which every domain uses; it imports
   no domain;
 - the domains: :mod:`.lab`, the teaching page's view (:func:`compute`); :mod:`.runs`, your own
   qrels and runs («Tus datos», ``eval`` and ``fuse``); :mod:`.corpus`, your own corpus chunked

@@ -9,7 +9,7 @@
   in some chunk, before any retrieval) is below 0.5: most evidence is cut by its chunk borders.
 
 Each is a :class:`~raglab_core.runs.sanity.Notice`, worded in English or Spanish from
-:data:`raglab_core.errors.MESSAGES`.
+:data:`raglab_core.messages.MESSAGES`.
 
 >>> from raglab_core.corpus.documents import Document
 >>> from raglab_core.corpus.evaluate import prepare

@@ -78,7 +78,7 @@ class Notice(NamedTuple):
     params: dict
 
     def render(self, language: str = "es") -> str:
-        """The warning in ``"en"`` or ``"es"``: its template in :data:`raglab_core.errors.MESSAGES`, filled with
+        """The warning in ``"en"`` or ``"es"``: its template in :data:`raglab_core.messages.MESSAGES`, filled with
         the parameters written as the language writes them (numbers, lists of ids and of measures)."""
         params, code = dict(self.params), self.code
         english = language == "en"

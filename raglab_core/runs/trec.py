@@ -70,7 +70,8 @@ import json
 import math
 from typing import NamedTuple
 
-from ..errors import BEIR_LAYOUT, QRELS_LAYOUT, RUN_LAYOUT, LabError, message
+from ..errors import LabError, message
+from ..messages import BEIR_LAYOUT, QRELS_LAYOUT, RUN_LAYOUT
 
 MAX_REPORTED = 10
 """Problems listed one by one in a :class:`TrecFormatError`; further ones are only counted."""

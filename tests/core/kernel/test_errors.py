@@ -8,7 +8,7 @@ import pytest
 from raglab_core import LabError, chunking, metrics
 from raglab_core.__main__ import main
 from raglab_core.browser import compute_json, evaluate_json
-from raglab_core.errors import MESSAGES
+from raglab_core.messages import MESSAGES
 from raglab_core.runs.evaluation import evaluate_run
 from raglab_core.runs.comparison import compare_runs
 
@@ -128,7 +128,7 @@ def test_an_internal_error_is_the_pages_failure_not_an_invalid_state(monkeypatch
 
 def test_spanish_messages_quote_file_names_alike():
     """Issue 20, item 13: every Spanish message that names a file puts it in «…»."""
-    from raglab_core.errors import MESSAGES
+    from raglab_core.messages import MESSAGES
 
     for code in ("file_problem", "file_line_problem", "problems", "not_utf8"):
         assert "«{name}»" in MESSAGES[code][1], code
