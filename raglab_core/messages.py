@@ -233,24 +233,20 @@ MESSAGES = {
         ),
     ),
     "run_shallow": (
-        "{run}: its depth (documents per query) is {typical} in its median query and {count} at most, less than "
-        "the cut-off of {measures}: below its last document those measures find nothing, so they do not say what "
-        "a ranking that deep would give, and a deeper run is not compared with it on equal terms. Use a cut-off "
-        "within its depth, or retrieve deeper.",
-        "«{run}»: su profundidad (documentos por consulta) es {typical} en la consulta mediana y {count} como "
-        "mucho, menos que el corte de {measures}: por debajo de su último documento esas medidas no encuentran "
-        "nada, así que no dicen lo que daría una clasificación tan profunda, y un run más profundo no se compara "
-        "con él en igualdad de condiciones. Usa un corte dentro de su profundidad, o recupera más documentos.",
+        "{run}: {typical} documents per query in its median query ({count} at most), fewer than the cut-off of "
+        "{measures}: past its last document those measures find nothing, and they do not compare it fairly with a "
+        "deeper run. Cut within its depth, or retrieve deeper.",
+        "«{run}»: {typical} documentos por consulta en la consulta mediana ({count} como mucho), menos que el corte "
+        "de {measures}: más allá de su último documento esas medidas no encuentran nada, y no lo comparan en "
+        "igualdad con un run más profundo. Usa un corte dentro de su profundidad o recupera más.",
     ),
     "run_shallow_uniform": (
-        "{run}: its depth (documents per query) is {count} in every query, less than the cut-off of {measures}: "
-        "below its last document those measures find nothing, so they do not say what a ranking that deep would "
-        "give, and a deeper run is not compared with it on equal terms. Use a cut-off within its depth, or "
+        "{run}: {count} documents per query, fewer than the cut-off of {measures}: past its last document those "
+        "measures find nothing, and they do not compare it fairly with a deeper run. Cut within its depth, or "
         "retrieve deeper.",
-        "«{run}»: su profundidad (documentos por consulta) es {count} en todas las consultas, menos que el corte "
-        "de {measures}: por debajo de su último documento esas medidas no encuentran nada, así que no dicen lo "
-        "que daría una clasificación tan profunda, y un run más profundo no se compara con él en igualdad de "
-        "condiciones. Usa un corte dentro de su profundidad, o recupera más documentos.",
+        "«{run}»: {count} documentos por consulta, menos que el corte de {measures}: más allá de su último "
+        "documento esas medidas no encuentran nada, y no lo comparan en igualdad con un run más profundo. Usa un "
+        "corte dentro de su profundidad o recupera más.",
     ),
     "queries_without_relevant": (
         (

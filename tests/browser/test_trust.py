@@ -47,9 +47,8 @@ def test_upper_cased_run_warned_interval_downloads_and_query_detail(lab, tmp_pat
     code = warnings.first.get_attribute("data-code")
     assert "judged" in code
     shallow = page.locator('[data-output="data-warnings"] > li[data-code="run_shallow"]')
-    expect(shallow.first).to_contain_text("«bm25-upper.txt»: su profundidad (documentos por consulta) es 30 en todas "
-                                          "las consultas, menos que el corte de AP@100")
-    expect(shallow.nth(1)).to_contain_text("«run-densa.txt»: su profundidad")
+    expect(shallow.first).to_contain_text("«bm25-upper.txt»: 30 documentos por consulta, menos que el corte de AP@100")
+    expect(shallow.nth(1)).to_contain_text("«run-densa.txt»: 30 documentos por consulta")
     expect(warnings.first).to_contain_text("«bm25-upper.txt»: ninguno de los documentos que ordena")
     expect(warnings.first).to_contain_text("«DOC01-015» (consulta «q01») y los qrels, «doc01-008»")
     # Above the results: before the summary, the means and the comparison.

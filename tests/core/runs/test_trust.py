@@ -178,10 +178,9 @@ def test_shallow_runs_are_warned_about_with_their_depth_and_the_measures_cut_dee
     assert (status, warning["code"], warning["run"]) == (0, "run_shallow", "bm25-20.txt")
     assert (warning["typical"], warning["deepest"], warning["measures"]) == (20, 20, ["R@25", "AP@30"])
     assert warning["message"] == (
-        "bm25-20.txt: its depth (documents per query) is 20 in every query, less than the cut-off of R@25 and AP@30: "
-        "below its last document those measures find nothing, so they do not say what a ranking that deep would "
-        "give, and a deeper run is not compared with it on equal terms. Use a cut-off within its depth, or retrieve "
-        "deeper.")
+        "bm25-20.txt: 20 documents per query, fewer than the cut-off of R@25 and AP@30: past its last document "
+        "those measures find nothing, and they do not compare it fairly with a deeper run. Cut within its depth, or "
+        "retrieve deeper.")
     assert f"warning: {warning['message']}" in err.splitlines()
     assert "the comparison rests on data with warnings" not in err  # the runs' data is fine; some cut-offs are not
     status, out, err = cli(capsys, SAMPLE / "qrels.txt", tmp_path / "bm25-20.txt", "--measures", measures)
@@ -191,10 +190,9 @@ def test_shallow_runs_are_warned_about_with_their_depth_and_the_measures_cut_dee
                            {"name": "run-densa.txt", "text": text("run-densa.txt")}], measures)
     [shown] = view["warnings"]
     assert shown == {"code": "run_shallow", "text": (
-        "«bm25-20.txt»: su profundidad (documentos por consulta) es 20 en todas las consultas, menos que el corte de "
-        "R@25 y AP@30: por debajo de su último documento esas medidas no encuentran nada, así que no dicen lo que "
-        "daría una clasificación tan profunda, y un run más profundo no se compara con él en igualdad de "
-        "condiciones. Usa un corte dentro de su profundidad, o recupera más documentos.")}
+        "«bm25-20.txt»: 20 documentos por consulta, menos que el corte de R@25 y AP@30: más allá de su último "
+        "documento esas medidas no encuentran nada, y no lo comparan en igualdad con un run más profundo. Usa un "
+        "corte dentro de su profundidad o recupera más.")}
     # Depths that vary: the median query's and the deepest.
     mixed = "".join(line for line in text("run-bm25.txt").splitlines(keepends=True)
                     if line.split()[0] <= "q05" or int(line.split()[3]) <= 12)
@@ -202,8 +200,8 @@ def test_shallow_runs_are_warned_about_with_their_depth_and_the_measures_cut_dee
     report, _ = build_report([("mixed.txt", result)])
     [warning] = report["warnings"]
     assert (warning["typical"], warning["deepest"]) == (12, 30)
-    assert warning["message"].startswith("mixed.txt: its depth (documents per query) is 12 in its median query and "
-                                         "30 at most, less than the cut-off of R@20:")
+    assert warning["message"].startswith("mixed.txt: 12 documents per query in its median query (30 at most), "
+                                         "fewer than the cut-off of R@20:")
 
 
 def test_tied_scores_are_warned_about_with_the_order_trec_eval_gives_them(tmp_path, capsys):
