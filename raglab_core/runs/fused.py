@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from ..errors import LabError
 from ..formatting import spanish_list
-from .fusion import DEFAULT_DEPTH, DEFAULT_NORM, METHODS, NORMS, RRF_K, check_settings, fuse, trec_lines
+from .fusion import DEFAULT_DEPTH, DEFAULT_NORM, METHODS, MIN_RUNS, NORMS, RRF_K, check_settings, fuse, trec_lines
 from .trec import RunReader
 
 LETTERS = "abcdefghijkl"
@@ -108,7 +108,7 @@ def fusion_settings(request, count: int) -> FusionSettings:
     if not isinstance(positions, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
         raise LabError.page("Elige al menos dos runs para fusionarlos.", field="fuse-runs")
     sources = tuple(sorted(set(positions)))
-    if len(sources) < 2:
+    if len(sources) < MIN_RUNS:
         raise LabError.page("Elige al menos dos runs para fusionarlos.", field="fuse-runs")
     if sources[0] < 0 or sources[-1] >= count:
         raise LabError.page("Solo se fusionan runs elegidos arriba.", field="fuse-runs")

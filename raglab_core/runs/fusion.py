@@ -67,6 +67,9 @@ DEFAULT_NORM = "min-max"
 """ranx's default normalisation, for every method (``ranx.fuse(norm="min-max")``)."""
 
 RRF_K = 60
+
+# The fewest runs a fusion combines.
+MIN_RUNS = 2
 """RRF's k when none is given (ranx's default, Cormack et al.'s value)."""
 
 PARAMS = {"rrf": ("k",), "wsum": ("weights",)}
@@ -126,7 +129,7 @@ def check_settings(count: int, method: str, norm: str, params) -> tuple:
       ...
     raglab_core.errors.LabError: wsum necesita un peso por run, cada uno un número finito: hay 2 runs y se han dado [1].
     """
-    if count < 2:
+    if count < MIN_RUNS:
         raise LabError("fusion_runs", field="runs", found=count)
     if method not in METHODS:
         raise LabError("fusion_method", field="method", name=method, supported=", ".join(METHODS))

@@ -17,6 +17,7 @@ from ..formatting import DASH, NBSP, count, decimal, integer, spanish_list
 from ..words import UNJUDGED_LABEL, data_panel_words, permutations_text as _permutations
 from .cells import cell as _cell, interval as _interval
 from .fused import LETTERS, fused_description, page_options
+from .fusion import MIN_RUNS as FUSION_MIN_RUNS
 from .inputs import MAX_RUNS
 from .lettered import adjusted_text, lettered_view, oriented_pair, warned_names
 from .measures import DEFAULT_MEASURES, parse_measures  # noqa: F401 (parse_measures: the doctest)
@@ -230,12 +231,14 @@ def page_settings() -> dict:
     """What the page's «Tus datos» script needs before Python runs (the build puts it in ``lab_config``):
     the default measures, how many per-query rows it draws, its sentences (``{name}``: a file's name; and why
     «Fusionar» cannot be used with :data:`MAX_RUNS` runs, the session's refusal), how
-    many runs it takes, and the fusion's methods and normalisations (the template's options)."""
+    many runs it takes, the fewest a fusion combines, and the fusion's methods and normalisations (the template's
+    options)."""
     return {
         "default_measures": DEFAULT_MEASURES,
         "rows_shown": ROWS_SHOWN,
         "words": {**data_panel_words(), "fuse_too_many": message("fusion_no_room", max=MAX_RUNS)},
         "max_runs": MAX_RUNS,
+        "fusion_min_runs": FUSION_MIN_RUNS,
         "fusion": page_options(),
     }
 

@@ -106,14 +106,15 @@
     markStale();
   }
 
-  /** «Fusionar y evaluar» is aria-disabled, saying why under it, unless 2 runs or more are chosen and marked
-   * and there is room for one more (the worker would refuse the fusion: raglab_core's words). */
+  /** «Fusionar y evaluar» is aria-disabled, saying why under it, unless enough runs (raglab_core's
+   * fusion_min_runs) are chosen and marked and there is room for one more (else the worker would refuse the
+   * fusion: raglab_core's words). */
   function showFuseUse() {
     const count = RUN_SLOTS.filter((slot) => chosen[slot]).length;
     const why =
       count >= RUN_SLOTS.length ? WORDS.fuse_too_many
-        : count < 2 ? WORDS.fuse_too_few
-          : fusionRequest().runs.length < 2 ? WORDS.fuse_unchecked
+        : count < config.data.fusion_min_runs ? WORDS.fuse_too_few
+          : fusionRequest().runs.length < config.data.fusion_min_runs ? WORDS.fuse_unchecked
             : "";
     buttons.fuse.setAttribute("aria-disabled", String(Boolean(why)));
     out("fuse-why").textContent = why;
