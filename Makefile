@@ -47,8 +47,13 @@ system: $(PYDEPS)
 # The tests build dist/ themselves, in a temporary directory, while the CPython tests run
 # (tests/conftest.py); the tests that need it, the browser's among them, come last. Two lanes
 # (tests/support/lanes.py): whole modules to whichever worker is free, the CPython ones first.
-test: $(PYDEPS) $(NODEDEPS) system
-	$(PY) -m pytest -n 2
+# Their build finds the build cache (~/.cache/raglab) warm: it is warmed while the system packages
+# install, since on a new machine apt waits on the network and the disk, and the first build's brotli
+# copies and snapshot take about a minute of CPU that the tests would otherwise share with their lanes.
+test: $(PYDEPS) $(NODEDEPS)
+	@$(PY) build.py --out .cache/warm-dist >/dev/null 2>&1 & warm=$$!; \
+	$(MAKE) --no-print-directory system || { kill $$warm; exit 1; }; \
+	wait $$warm; $(PY) -m pytest -n 2
 
 bench: build
 	$(PY) bench/core.py
