@@ -232,6 +232,23 @@ MESSAGES = {
             "ejemplo, su posición cambiada de signo).",
         ),
     ),
+    "comment_lines": (
+        (
+            "{file}: 1 line starts with # and was skipped as a comment (line {line}: {text}). trec_eval reads such "
+            "a line as data, a query whose id starts with #: if it holds a judgment or a result, remove the #.",
+            "«{file}»: 1 línea empieza por # y se omitió como comentario (la línea {line}: «{text}»). trec_eval "
+            "la lee como datos, una consulta cuyo identificador empieza por #: si es un juicio o un resultado, "
+            "quita el #.",
+        ),
+        (
+            "{file}: {count} lines start with # and were skipped as comments (the first, line {line}: {text}). "
+            "trec_eval reads such lines as data, queries whose ids start with #: if they hold judgments or "
+            "results, remove the #.",
+            "«{file}»: {count} líneas empiezan por # y se omitieron como comentarios (la primera, la línea {line}: "
+            "«{text}»). trec_eval las lee como datos, consultas cuyo identificador empieza por #: si son juicios o "
+            "resultados, quita el #.",
+        ),
+    ),
     "run_shallow": (
         "{run}: {typical} documents per query in its median query ({count} at most), fewer than the cut-off of "
         "{measures}: past its last document those measures find nothing, and they do not compare it fairly with a "

@@ -155,6 +155,9 @@ class RunEvaluation:
     ``depths``: how many documents the run ranks for each evaluated query it
     answers, in qid order; ``tied``: those queries (sorted) with two documents or
     more whose scores all tie, so that trec_eval's rule orders them by docid alone.
+    ``comments``: ``(role, file name, count, first line number, its text)`` for the qrels (role
+    ``"qrels"``) and the run (``"run"``) when their readers skipped lines as ``#`` comments
+    (:attr:`raglab_core.runs.trec.QrelsReader.comments`), set by :class:`raglab_core.runs.inputs.Reading`.
     """
 
     measures: tuple
@@ -173,6 +176,7 @@ class RunEvaluation:
     top: dict = field(default_factory=dict)
     depths: tuple = ()
     tied: tuple = ()
+    comments: tuple = ()
 
     @property
     def depth(self) -> tuple:

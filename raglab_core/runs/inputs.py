@@ -25,6 +25,7 @@ streams files chunk by chunk (:class:`raglab_core.browser.EvaluationBridge`):
 """
 
 import os
+from dataclasses import replace
 
 from .decoding import NotUTF8, undecodable
 from ..errors import LabError
@@ -81,6 +82,7 @@ class Reading:
         self.again = False
         self.qrels = None
         self.evaluations = {}
+        self.comments = {}  # file name -> the lines it skipped as comments (QrelsReader.comments)
         self.errors = []
 
     @property
@@ -129,14 +131,18 @@ class Reading:
                 self._failed(error)
         if self.reader is None:  # failed (kept in errors)
             return
-        self.reader = None
+        reader, self.reader = self.reader, None
         if self.again:
             self.grouped = False
             return
+        if reader.comments:
+            self.comments[self.name] = reader.comments
         if self.slot == "qrels":
             self.qrels = result
         else:
-            self.evaluations[self.slot] = self.evaluator.result()
+            comments = tuple((role, name, *self.comments[name])
+                             for role, name in (("qrels", self.files[0][1]), ("run", self.name)) if name in self.comments)
+            self.evaluations[self.slot] = replace(self.evaluator.result(), comments=comments)
         self.evaluator = None
         self.index += 1
         self.grouped = True

@@ -29,6 +29,9 @@ English (the command line: stderr, and ``--json``'s top-level
   measures' cut-off (R@100 on runs of 20 documents per query): those
   measures find nothing below its last document. Not a warning on the
   comparison (two runs equally shallow compare fairly), only on those measures.
+* ``comment_lines``: lines of the qrels or a run that start with ``#`` were
+  skipped as comments (trec_eval reads them as data: ``#303`` is a query id
+  to it), with the first as the example. Said once per file.
 * ``queries_without_relevant``: evaluated queries with no judged document at
   a measure's threshold, for which R, R_cap, AP or nDCG is undefined (the means
   count them as 0, as trec_eval does).
@@ -127,8 +130,13 @@ class Notice(NamedTuple):
 
 def run_warnings(runs) -> list:
     """The warnings on ``runs`` (``[(name, RunEvaluation)]``), run by run, then the qrels'."""
-    notices = []
+    notices, said = [], set()
     for name, result in runs:
+        for role, file, count, line, text in result.comments:
+            if file not in said:
+                said.add(file)
+                notices.append(Notice("comment_lines", name if role == "run" else None, {
+                    "file": file, "count": count, "line": line, "text": _shown_line(text)}))
         evaluated = len(result.per_query) - (len(result.not_in_run) if result.complete else 0)
         if not result.any_judged and result.example:
             notices.append(Notice("run_none_judged", name, {"queries": evaluated, "example": list(result.example)}))
@@ -146,6 +154,15 @@ def run_warnings(runs) -> list:
         notices += _order_notices(name, result)
     notices += _without_relevant_notices(runs)
     return notices
+
+
+def _shown_line(text: str, limit: int = 60) -> str:
+    """A line of a file as a warning quotes it: cut to ``limit`` characters.
+
+    >>> _shown_line("#303 Q0 d1 1 1.0 x"), len(_shown_line("#" * 100))
+    ('#303 Q0 d1 1 1.0 x', 60)
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _order_notices(name, result):

@@ -237,6 +237,30 @@ class _Reader(TextReader):
         super().__init__(name)
         self.format = None  # detected from the first record
         self.json_lines = None
+        self.commented = 0  # lines skipped as ``#`` comments
+        self.first_comment = None  # the first: (line number, its text)
+
+    def _comment(self, number: int, line: str) -> None:
+        """Line ``number`` starts with ``#`` and is skipped as a comment: count it, keep the first.
+
+        trec_eval reads such a line as data (``#303`` is a query id to it), so
+        the sanity warning ``comment_lines`` says how many were skipped.
+        """
+        if not self.commented:
+            self.first_comment = (number, line.rstrip("\r\n"))
+        self.commented += 1
+
+    @property
+    def comments(self) -> tuple | None:
+        """``(count, first line number, its text)`` of the lines skipped as comments, ``None`` without any.
+
+        >>> reader = QrelsReader("q.txt")
+        >>> reader.read("# judged by hand\\n301 0 d1 1\\n#303 0 d2 1\\n"); reader.close()
+        {'301': {'d1': 1}}
+        >>> reader.comments
+        (2, 1, '# judged by hand')
+        """
+        return (self.commented, *self.first_comment) if self.commented else None
 
     def _is_json(self, fields) -> bool:
         return fields[0][0] == "{"
@@ -252,6 +276,8 @@ class _Reader(TextReader):
                 self.number += 1
                 fields = line.split()
                 if _skippable(fields):
+                    if fields:
+                        self._comment(self.number, line)
                     continue
                 if self._is_json(fields):
                     self.format, self.json_lines, self.json_start = "json", [], self.number
@@ -325,13 +351,18 @@ class QrelsReader(_Reader):
                         problems.add(number, "columns", expected=4, layout=QRELS_LAYOUT, found=len(fields))
                     else:
                         problems.add(number, "relevance", value=text)
+                elif fields:
+                    self._comment(number, line)
                 continue
             if not text.isascii() or "_" in text:  # _ascii_number, inlined in the hot loop
                 if qid[0] != "#":
                     problems.add(number, "relevance", value=text)
+                else:
+                    self._comment(number, line)
                 continue
             if qid != current:
                 if qid[0] == "#":
+                    self._comment(number, line)
                     continue
                 judged = qrels.get(qid)
                 if judged is None:
@@ -348,6 +379,8 @@ class QrelsReader(_Reader):
             self.number += 1
             fields = line.rstrip("\r\n").split("\t")
             if _skippable(line.split()):
+                if line.strip():
+                    self._comment(self.number, line)
                 continue
             if len(fields) != 3:
                 self.problems.add(self.number, "columns", expected=3, layout=BEIR_LAYOUT, found=len(fields))
@@ -443,13 +476,18 @@ class RunReader(_Reader):
                         problems.add(number, "run_columns", found=len(fields))
                     else:
                         problems.add(number, "score", value=text)
+                elif fields:
+                    self._comment(number, line)
                 continue
             if score - score or not text.isascii() or "_" in text:  # NaN - NaN, inf - inf: NaN (truthy)
                 if qid[0] != "#":
                     problems.add(number, "score" if score - score == 0 else "not_finite", value=text)
+                else:
+                    self._comment(number, line)
                 continue
             if qid != current:
                 if qid[0] == "#":
+                    self._comment(number, line)
                     continue
                 self.number = number
                 block = self._start(qid)

@@ -277,6 +277,11 @@ def test_formats_give_the_same_report(tmp_path, capsys):
         status, out, _ = run_cli(capsys, str(q), str(r), *measures, "--json")
         assert status == 0
         report = json.loads(out.replace(json.dumps(r.name)[1:-1], "run"))  # the run's name, in warnings too
+        comments = [w for w in report["warnings"] if w["code"] == "comment_lines"]
+        # r10's comments are said, once, with the first as the example; the other files have none
+        assert [(w["count"], w["line"], w["text"]) for w in comments] == (
+            [(1 + len(range(0, len(list(run_lines(run))), 97)), 1, "# trec_eval 10 run")] if r == ten else [])
+        report["warnings"] = [w for w in report["warnings"] if w["code"] != "comment_lines"]
         reports.append(report)
     assert all(report == reports[0] for report in reports[1:])
     assert reports[0]["runs"][0]["queries"] == len(qrels.keys() & run.keys())
@@ -310,3 +315,18 @@ def test_an_estimated_p_value_is_never_0_in_the_json_and_reads_the_same_in_the_t
     # a-b and a-c: p = 1e-5 each, Holm 3e-5 (the smallest tripled, the next carried up to it); b-c tie: exact 1.
     rows = [line.split() for line in out.splitlines() if line.startswith("RR@10 ") and "[" in line]
     assert [row[-4:] for row in rows] == [["0.00001", "±", "0.00001", "0.00003"]] * 2 + [["0", "1.0000", "(exact)", "1.0000"]]
+
+
+def test_lines_skipped_as_comments_are_counted_in_a_warning(tmp_path, capsys):
+    """trec_eval reads ``#303`` as a query id; we skip it as a comment, and say so (issue 50): the qrels and the
+    run each get one warning with the count and the first such line, and the evaluation has 1 query."""
+    q = write_lines(tmp_path / "q.txt", ["#303 0 d1 1\n", "301 0 d1 1\n", "# by hand\n", "\n", "301 0 d2 0\n"])
+    r = write_lines(tmp_path / "r.txt", ["301 Q0 d1 1 2.0 x\n", "#303 Q0 d1 1 1.0 x\n"])
+    status, out, _ = run_cli(capsys, str(q), str(r), "--measures", "P@1", "--json")
+    report = json.loads(out)
+    assert status == 0 and report["runs"][0]["queries"] == 1
+    comments = [(w["run"], w["file"], w["count"], w["line"], w["text"]) for w in report["warnings"]
+                if w["code"] == "comment_lines"]
+    assert comments == [(None, str(q), 2, 1, "#303 0 d1 1"), ("r.txt", str(r), 1, 2, "#303 Q0 d1 1 1.0 x")]
+    status, _, err = run_cli(capsys, str(q), str(r), "--measures", "P@1")
+    assert f"{q}: 2 lines start with # and were skipped as comments (the first, line 1: #303 0 d1 1)" in err

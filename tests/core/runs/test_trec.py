@@ -235,6 +235,21 @@ def test_trec_eval_10_runs_with_extra_columns_and_comments_read_as_the_plain_run
     ten = ["# run: bm25, k1=0.9 b=0.4", "301 Q0 FT1 1 12.5 bm25 0.77 extra", "", "  # a comment with 6 fields 1 2 3",
            "301 Q0 FT2 2 11 bm25 x", "#302 Q0 FT9 1 99 bm25", "302 Q0 FT1 1 3 bm25 y z"]
     assert parse_run(ten, "ten.txt") == parse_run(plain, "plain.txt") == {"301": {"FT1": 12.5, "FT2": 11.0}, "302": {"FT1": 3.0}}
+    reader = RunReader("ten.txt")
+    reader.read(ten)
+    reader.close()
+    assert reader.comments == (3, 1, "# run: bm25, k1=0.9 b=0.4")  # counted for the warning; the blank line is not
+
+
+@pytest.mark.parametrize("lines, expected", [
+    (["q1\td1\t1", "# note", "#q2\td1\t1"], (2, 2, "# note")),  # BEIR TSV
+    (["301 0 d1 1", "#303 0 d1 x", "#303 0 d1", "\t", "#303 0 d2 1"], (3, 2, "#303 0 d1 x")),  # TREC, each path
+    (["301 0 d1 1"], None),
+])
+def test_the_qrels_reader_counts_lines_skipped_as_comments(lines, expected):
+    reader = QrelsReader("q.txt")
+    reader.read(lines)
+    assert len(reader.close()) == 1 and reader.comments == expected
 
 
 @pytest.mark.parametrize("header", [True, False])
