@@ -3,8 +3,12 @@
 ::
 
     python -m raglab_core eval QRELS RUN [RUN ...] [--measures "nDCG@10 R@100 …"]
-        [--ties double|float32] [--complete] [--json] [-q]
+        [--ties double|float32] [--complete] [--json] [-q] [--pairs]
         [--permutations 10000] [--seed 42]
+
+Any number of runs (a TREC track has 30 to 100); the page takes up to 12. With
+three or more, the table leads with the lettered table (ranx's: after each mean,
+the runs it beats) and prints each pair's block only with ``--pairs``.
 
 Measures are named as ir_measures names them (:mod:`raglab_core.runs.measures`;
 default ``nDCG@10 R@100 RR@10 Success@10 AP@100 Judged@10``); ``--k``,
@@ -44,7 +48,7 @@ from ..errors import LabError
 from ..metrics import GAIN_ALIASES, GAINS
 from .decoding import read_text_chunks
 from .evaluation import TIES, evaluate_run  # noqa: F401 (evaluate_run: the doctest)
-from .inputs import MAX_RUNS, SLOTS, Reading, read_all, run_names
+from .inputs import Reading, read_all, run_names, slots
 from .measures import DEFAULT_MEASURES, SUPPORTED, lab_measures, parse_measures
 from .report import ALPHA, beaten, build_report, report_json, require_common_queries, warned_runs
 from .sanity import examples
@@ -64,8 +68,9 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
     evaluate = subcommands.add_parser(
         "eval",
         help="evaluate runs against qrels (and compare every pair)",
-        description=f"Evaluate each RUN against QRELS (1 to {MAX_RUNS} runs); with two or more, compare every pair "
-        "(paired randomization test, Holm-corrected over the pairs).",
+        description="Evaluate each RUN against QRELS (any number of runs; the page takes up to 12); with two or "
+        "more, compare every pair (paired randomization test, Holm-corrected over the pairs). With three or more, "
+        "the table output leads with the lettered table and gives each pair's block only with --pairs.",
         epilog=f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
         f"{SUPPORTED}. Formats: TREC (extra run columns ignored, # comments; trec_eval 10), BEIR TSV qrels, JSON.",
     )
@@ -83,6 +88,8 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
     add("--complete", action="store_true", help="score qrels queries missing from a run as 0 (trec_eval -c)")
     add("--json", action="store_true", help="print JSON instead of a table")
     add("-q", dest="per_query", action="store_true", help="also print per-query values (table output)")
+    add("--pairs", action="store_true",
+        help="with three runs or more, also print each pair's comparison block (table output; --json has them all)")
     add("--permutations", type=at_least(1), default=PERMUTATIONS,
         help=f"randomization test permutations (default {PERMUTATIONS})")
     add("--seed", type=int, default=SEED, help=f"randomization test seed (default {SEED})")
@@ -115,10 +122,15 @@ def _sample(qids):
     return examples(qids, len(qids), "en")
 
 
-def format_table(report, per_query=False) -> str:
-    """The plain-text report: per-query tables (``per_query``), means, comparison."""
+def format_table(report, per_query=False, pairs=False) -> str:
+    """The plain-text report: with three runs or more the lettered table first; per-query tables
+    (``per_query``); the means; the comparison of two runs, or with more each pair's block when ``pairs``
+    (otherwise a line saying how to see them)."""
     labels = report["measures"]
     blocks = [f"ties={report['ties']}" + ("  complete" if report["complete"] else "")]
+    many = len(report["runs"]) > 2
+    if many:
+        blocks.append(_lettered(report))
     if per_query:
         for run in report["runs"]:
             rows = [[qid, *(_number(scores[name]) for name in labels)] for qid, scores in run["per_query"].items()]
@@ -128,10 +140,11 @@ def format_table(report, per_query=False) -> str:
         [run["name"], str(run["queries"]), *(_number(run["mean"][name]) for name in labels)] for run in report["runs"]
     ]
     blocks.append(_align(["run", "queries", *labels], rows))
-    if len(report["runs"]) > 2:
-        blocks.append(_lettered(report))
     several = len(report["comparisons"]) > 1 if "comparisons" in report else False
-    for comparison in report.get("comparisons", []):
+    if many and not pairs:
+        count = len(report["comparisons"])
+        blocks.append(f"{count} pairs compared; each pair's block: --pairs (or every figure: --json)")
+    for comparison in report.get("comparisons", []) if pairs or not many else []:
         title = (
             f"{comparison['candidate']} - {comparison['baseline']} (baseline)"
             f" over {comparison['queries']} paired queries;\n"
@@ -157,13 +170,13 @@ def format_table(report, per_query=False) -> str:
 def _lettered(report) -> str:
     """The runs' means lettered as in ranx's tables: after each mean, the letters of the runs it beats
     (mean higher, Holm-adjusted p below ALPHA)."""
-    labels, letters = report["measures"], "abcdefghijkl"
+    labels, letters = report["measures"], [slot.lower() for slot in slots(len(report["runs"]))]
     wins = beaten(report)
     rows = []
     for index, run in enumerate(report["runs"]):
         cells = []
         for label in labels:
-            marks = "".join(letters[other] for other in wins[label][index])
+            marks = ("," if len(letters) > 26 else "").join(letters[other] for other in wins[label][index])
             cells.append(_number(run["mean"][label]) + (f" >{marks}" if marks else ""))
         rows.append([f"{letters[index]}  {run['name']}", *cells])
     note = (f"each mean is followed by >LETTERS: the runs it beats (higher mean, Holm-adjusted p < {ALPHA}"
@@ -201,15 +214,14 @@ def run(args, parser) -> int:
     """``eval``: evaluate the runs of ``args`` and print the report; return the exit status."""
     measures = _measures(args, parser)
     paths = args.runs
-    if len(paths) > MAX_RUNS:
-        parser.error(f"at most {MAX_RUNS} runs, got {len(paths)}")
+    lettered = slots(len(paths))
     reading = Reading(args.qrels, paths, measures, args.ties, args.complete, keep_going=True)
     try:  # every file is read, so that all bad ones are reported
-        read_all(reading, lambda slot: read_text_chunks(args.qrels if slot == "qrels" else paths[SLOTS.index(slot)]))
+        read_all(reading, lambda slot: read_text_chunks(args.qrels if slot == "qrels" else paths[lettered.index(slot)]))
     except OSError as failure:  # a path the user mistyped: a usage error
         return cannot_read(f"{parser.prog} eval", failure)
     errors = [error.render("en") for error in reading.errors]
-    runs = [(name, reading.evaluations.get(slot)) for slot, name in zip(SLOTS, run_names(paths))]
+    runs = [(name, reading.evaluations.get(slot)) for slot, name in zip(lettered, run_names(paths))]
     try:
         if not errors:
             require_common_queries(runs, os.path.basename(args.qrels))
@@ -222,7 +234,7 @@ def run(args, parser) -> int:
     if args.json:
         output = report_json(report)
     else:
-        output = format_table(report, args.per_query)
+        output = format_table(report, args.per_query, args.pairs)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     for warning in report["warnings"]:  # they change no value and no exit status

@@ -1,4 +1,4 @@
-"""An evaluation's inputs, read as streams: the qrels, then one run or more (up to MAX_RUNS).
+"""An evaluation's inputs, read as streams: the qrels, then one run or more (on the page, up to MAX_RUNS).
 
 The one driver of "read the file; if it is a run whose lines are not grouped
 by query, read it again, held whole", for the command line
@@ -34,9 +34,27 @@ from .measures import parse_measures  # noqa: F401 (the doctest)
 from .trec import QrelsReader, RunNotGrouped, RunReader
 
 SLOTS = tuple("ABCDEFGHIJKL")
-"""The runs' slots, in input order: run A (the baseline of every comparison with it), B, … up to L."""
+"""The page's runs' slots, in input order: run A (the baseline of every comparison with it), B, … up to L."""
 MAX_RUNS = len(SLOTS)
-"""At most this many runs are evaluated together (ranx's tables letter them a to l)."""
+"""At most this many runs are evaluated together on the page (ranx's tables letter them a to l); the command
+line takes any number (:func:`slots`)."""
+
+
+def slots(count: int) -> list[str]:
+    """The slots of ``count`` runs: :data:`SLOTS` first, then on as a spreadsheet names its columns (… Z, AA,
+    AB, …), so that a TREC track's 30 to 100 runs each have one.
+
+    >>> slots(3), slots(28)[-3:]
+    (['A', 'B', 'C'], ['Z', 'AA', 'AB'])
+    """
+    names = []
+    for index in range(count):
+        name, index = "", index + 1
+        while index:
+            index, rest = divmod(index - 1, 26)
+            name = chr(ord("A") + rest) + name
+        names.append(name)
+    return names
 
 
 def run_names(names) -> list[str]:
@@ -49,17 +67,20 @@ def run_names(names) -> list[str]:
     >>> run_names(["", None]), run_names(["a/r.txt", "b.txt", "c/r.txt"])
     (['run A', 'run B'], ['A: r.txt', 'b.txt', 'C: r.txt'])
     """
+    names = list(names)
+    lettered = slots(len(names))
     names = [
         os.path.basename(name) if isinstance(name, str) and name.strip() else f"run {slot}"
-        for name, slot in zip(names, SLOTS)
+        for name, slot in zip(names, lettered)
     ]
-    return [f"{slot}: {name}" if names.count(name) > 1 else name for slot, name in zip(SLOTS, names)]
+    repeated = {name for name in names if names.count(name) > 1}
+    return [f"{slot}: {name}" if name in repeated else name for slot, name in zip(lettered, names)]
 
 
 class Reading:
     """The qrels, then each run, read and evaluated as their text arrives.
 
-    ``qrels_name`` and ``names`` (1 to :data:`MAX_RUNS` runs) name the files in their
+    ``qrels_name`` and ``names`` (1 run or more; the page's at most :data:`MAX_RUNS`) name the files in their
     messages: the command line gives their paths, the page their names. A bad file raises
     :class:`~raglab_core.runs.trec.TrecFormatError` (a :class:`LabError`) from
     :meth:`feed` or :meth:`end`; with ``keep_going`` it is kept in
@@ -71,7 +92,7 @@ class Reading:
     """
 
     def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0):
-        self.files = [("qrels", qrels_name), *zip(SLOTS, names)]
+        self.files = [("qrels", qrels_name), *zip(slots(len(names)), names)]
         self.measures, self.ties, self.complete, self.keep_going = measures, ties, complete, keep_going
         # each query's first documents the evaluator keeps: the page's query detail, and with two runs or
         # more the rankings the report's overlap compares (RBO over the top 100)

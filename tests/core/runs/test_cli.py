@@ -310,7 +310,7 @@ def test_an_estimated_p_value_is_never_0_in_the_json_and_reads_the_same_in_the_t
     rr = json.loads(out)["comparison"]["metrics"]["RR@10"]
     assert not rr["p_value_exact"] and rr["p_value"] == rr["p_value_adjusted"] == 1 / 100_001
     assert rr["p_value_se"] == pytest.approx(math.sqrt(rr["p_value"] * (1 - rr["p_value"]) / 100_000))
-    status, out, _ = run_cli(capsys, *paths, "--measures", "RR@10", "--permutations", "100000")
+    status, out, _ = run_cli(capsys, *paths, "--measures", "RR@10", "--permutations", "100000", "--pairs")
     assert status == 0
     # a-b and a-c: p = 1e-5 each, Holm 3e-5 (the smallest tripled, the next carried up to it); b-c tie: exact 1.
     rows = [line.split() for line in out.splitlines() if line.startswith("RR@10 ") and "[" in line]

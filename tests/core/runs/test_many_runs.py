@@ -102,10 +102,25 @@ def test_the_table_letters_the_runs_each_run_beats(three):
     assert [row[3] for row in rows] == ["0.7709", ">a", ">a"]
 
 
-def test_more_than_twelve_runs_is_a_usage_error(capsys):
-    with pytest.raises(SystemExit) as stopped:
-        main(["eval", str(SAMPLE / "qrels.txt"), *[str(SAMPLE / "run-bm25.txt")] * 13])
-    assert stopped.value.code == 2 and "at most 12 runs" in capsys.readouterr().err
+def test_the_command_line_takes_more_than_twelve_runs_and_leads_with_the_lettered_table(capsys):
+    """Issue 50: a TREC track has 30 to 100 runs. 28 runs are lettered a … n (after z come aa, ab, …:
+    ``slots``' doctest); the text leads with the lettered table and prints the 91 pairs' blocks only with --pairs; the JSON has every pair either way."""
+    runs = [str(SAMPLE / name) for name in ("run-bm25.txt", "run-densa.txt")] * 7
+    options = ["--measures", "P@5", "--permutations", "50"]
+    status, out, _ = run_cli(capsys, SAMPLE / "qrels.txt", *runs, *options)
+    assert status == 0
+    blocks = out.split("\n\n")
+    assert blocks[1].startswith("each mean is followed by >LETTERS")
+    letters = [line.split()[0] for line in blocks[1].splitlines()[2:]]
+    assert letters == list("abcdefghijklmn")
+    assert "91 pairs compared; each pair's block: --pairs" in out and "(baseline)" not in out
+    assert len(out.splitlines()) < 40
+    status, out, _ = run_cli(capsys, SAMPLE / "qrels.txt", *runs, *options, "--pairs")
+    assert out.count("(baseline)") == 91
+    status, out, _ = run_cli(capsys, SAMPLE / "qrels.txt", *runs, *options, "--json")
+    report = json.loads(out)
+    assert len(report["runs"]) == 14 and len(report["comparisons"]) == 91
+    assert report["runs"][13]["name"] == "N: run-densa.txt"
 
 
 def test_each_pair_says_how_different_its_rankings_are(capsys):
