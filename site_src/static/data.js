@@ -491,6 +491,7 @@
   function showDetail(view) {
     detail.querySelector("[data-detail-title]").textContent = view.title;
     detail.querySelector("[data-detail-note]").textContent = view.note;
+    detail.querySelector("[data-detail-legend]").textContent = view.legend;
     const columns = detail.querySelector("[data-detail-runs]");
     // Three runs or more: one row of columns that scrolls sideways (a region the keyboard can scroll).
     for (const [name, value] of [["data-many", ""], ["tabindex", "0"], ["role", "group"], ["aria-label", view.label]]) {
@@ -500,11 +501,14 @@
     columns.replaceChildren(
       ...view.runs.map((run) => {
         const column = el("div", run.letter ? { class: "query-detail-run", "data-run": run.letter } : { class: "query-detail-run" });
-        column.append(el("h4", {}, run.caption));
+        const heading = el("h4", {}, run.caption);
+        heading.append(" ", el("span", { class: "detail-value", "data-value": run.value ?? "" }, run.value_text));
+        column.append(heading);
         if (run.empty) column.append(el("p", {}, run.empty));
         const list = el("ol");
         for (const doc of run.documents) {
-          const item = el("li", { "data-doc": doc.id, "data-grade": doc.grade ?? "", "data-shared": String(doc.shared) });
+          const item = el("li", { "data-doc": doc.id, "data-grade": doc.grade ?? "", "data-shared": String(doc.shared),
+            "data-relevance": doc.relevance, "data-strength": String(doc.strength) });
           item.append(el("span", { class: "doc-id" }, doc.id), el("span", { class: "doc-grade" }, doc.grade_text));
           if (doc.shared) item.append(el("span", { class: "doc-shared" }, view.shared_text));
           list.append(item);
