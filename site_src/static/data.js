@@ -56,6 +56,7 @@
     actions: { start: "evaluate", cancel: "cancel", sample: "sample" },
     fieldLines: { measures: measuresError }, // written under the field, which then takes the focus
     fieldControls, requestKey, clearResult,
+    keepPrevious: () => !$("[data-data-result]").hidden, // a re-run leaves the results on screen until it ends
     onFail: (field) => {
       if (!field || !field.startsWith("fuse-")) return;
       setFusing(false); // «Evaluar» works again without it
@@ -446,7 +447,7 @@
     out("per-query-caption").textContent = caption;
 
     function request(index, order) {
-      if (!panelKit.worker || id !== panelKit.id) return;
+      if (!panelKit.worker || id !== panelKit.id) return panelKit.unavailable();
       asked += 1;
       const number = asked;
       onRows = (message) => {
