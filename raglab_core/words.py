@@ -213,6 +213,9 @@ def data_panel_words() -> dict:
         "fuse_too_few": "Para fusionar hacen falta al menos dos runs elegidos.",
         "fuse_unchecked": "Marca al menos dos de los runs que se fusionan.",
         "cancelled": "Evaluación cancelada.",
+        "cancelled_kept": "Evaluación cancelada: siguen los resultados anteriores.",
+        "previous": "Resultados anteriores: la nueva evaluación se canceló. Se ven como estaban; para ordenar la "
+                    "tabla, abrir una consulta, comparar otro par o descargar, vuelve a pulsar «Evaluar».",
         "stopped": "El cálculo se detuvo. Vuelve a pulsar «Evaluar».",
     }
 
@@ -237,6 +240,9 @@ def corpus_panel_words() -> dict:
         "done": "Medición terminada.",
         "failed": "La medición no terminó: el motivo está debajo.",
         "cancelled": "Medición cancelada.",
+        "cancelled_kept": "Medición cancelada: siguen los resultados anteriores.",
+        "previous": "Resultados anteriores: la nueva medición se canceló. Se ven como estaban; para abrir una "
+                    "consulta o descargar, vuelve a pulsar «Medir».",
         "stopped": "El cálculo se detuvo. Vuelve a pulsar «Medir».",
         "stale": "Cambiaron los datos o los ajustes: pulsa «Medir» para actualizar los resultados.",
         "carried": "Añadida la configuración {name} del panel de chunking.",

@@ -79,9 +79,12 @@ def query_detail(qid, qrels, runs) -> dict:
 
     ``runs``: ``[(name, RunEvaluation)]`` evaluated with ``keep`` (their
     ``top``). Each document: ``rank``, ``id``, ``grade`` (``None``:
-    unjudged) and its text, and ``shared``: whether every other run's first
-    documents hold it too (with two runs or more). ``many``: three runs or
-    more, lettered, which the page lays side by side in a row that scrolls.
+    unjudged) and its text, ``relevance`` (:func:`grade_marks`: ``"relevant"``,
+    ``"not-relevant"`` or ``"unjudged"``, which the page shows by shape and weight, not colour alone) with
+    its ``strength`` (0 to 3, 3 the qrels' highest grade), and ``shared``: whether every other run's first
+    documents hold it too (with two runs or more). Each column's ``value``/``value_text``: the run's value
+    of the first measure for this query (as in the per-query table), which its header shows.
+    ``many``: three runs or more, lettered, which the page lays side by side in a row that scrolls.
 
     >>> from raglab_core.runs.evaluation import RunEvaluator
     >>> qrels = {"q1": {"a": 2, "b": 0}}
@@ -91,17 +94,21 @@ def query_detail(qid, qrels, runs) -> dict:
     ...     evaluator.add("q1", scores)
     ...     runs.append((name, evaluator.result()))
     >>> detail = query_detail("q1", qrels, runs)
-    >>> [(d["id"], d["grade_text"], d["shared"]) for d in detail["runs"][1]["documents"]]
-    [('c', 'sin juicio', True), ('b', 'grado 0', False)]
+    >>> [(d["id"], d["grade_text"], d["shared"], d["relevance"]) for d in detail["runs"][1]["documents"]]
+    [('c', 'sin juicio', True, 'unjudged'), ('b', 'grado 0', False, 'not-relevant')]
+    >>> [(column["value_text"], detail["runs"][0]["documents"][0]["strength"]) for column in detail["runs"]]
+    [('P@1 1,000', 3), ('P@1 0,000', 3)]
     >>> query_detail("q1", qrels, runs * 2)["note"]
     'Marcados con «en todos»: 1 documento que los 4 runs ponen entre sus 10 primeros.'
     """
     judged = qrels.get(qid, {}) if qrels else {}
+    top_grade = max((grade for grades in (qrels or {}).values() for grade in grades.values()), default=1)
+    label = runs[0][1].names[0] if runs else ""
     tops = [(result.top.get(qid) or [])[:DETAIL_DEPTH] for _, result in runs]
     many = len(runs) > 2
     shared = set.intersection(*(set(top) for top in tops)) if len(tops) >= 2 else set()
     columns = []
-    for index, ((name, _), top) in enumerate(zip(runs, tops)):
+    for index, ((name, result), top) in enumerate(zip(runs, tops)):
         documents = []
         for rank, docid in enumerate(top or (), start=1):
             grade = judged.get(docid)
@@ -110,14 +117,18 @@ def query_detail(qid, qrels, runs) -> dict:
                 "id": docid,
                 "grade": grade,
                 "grade_text": UNJUDGED_LABEL if grade is None else f"grado {grade}",
+                **grade_marks(grade, top_grade),
                 "shared": docid in shared,
             })
+        value = (result.per_query.get(qid) or [None])[0]
         letter = f"{LETTERS[index]} · " if many else ""
         columns.append({
             "name": name,
             "letter": LETTERS[index] if many else "",
             "caption": f"{letter}«{name}»: sus {len(documents)} primeros" if len(documents) != 1
             else f"{letter}«{name}»: su primer documento",
+            "value": value,
+            "value_text": f"{label} {_cell(value)['text']}",
             "empty": "" if documents else "El run no tiene resultados para esta consulta.",
             "documents": documents,
         })
@@ -139,8 +150,41 @@ def query_detail(qid, qrels, runs) -> dict:
         "note": note,
         "many": many,
         "label": f"Los {DETAIL_DEPTH} primeros documentos de los {len(runs)} runs, uno al lado de otro" if many else "",
+        "legend": grade_legend(top_grade, label),
         "runs": columns,
     }
+
+
+def grade_marks(grade, top_grade: int) -> dict:
+    """How the query detail marks a document's grade: ``relevance`` and ``strength``, which the page draws as
+    a badge whose outline, fill and weight grow with the grade (so the grade reads in greyscale too).
+
+    Relevant is a grade of 1 or more, as the measures count it by default; ``strength`` is 3 for the qrels'
+    highest grade (a filled badge), 1 or 2 below it (outlined, thin or thick), 0 when not relevant.
+
+    >>> [grade_marks(g, 3)["strength"] for g in (None, 0, 1, 2, 3)]
+    [0, 0, 1, 2, 3]
+    >>> [grade_marks(g, 1)["relevance"] for g in (None, -1, 1)], [grade_marks(g, 4)["strength"] for g in (1, 2, 3, 4)]
+    (['unjudged', 'not-relevant', 'relevant'], [1, 1, 2, 3])
+    """
+    if grade is None:
+        return {"relevance": "unjudged", "strength": 0}
+    if grade <= 0:
+        return {"relevance": "not-relevant", "strength": 0}
+    strength = 3 if grade >= top_grade else min(2, -(-2 * grade // top_grade))
+    return {"relevance": "relevant", "strength": strength}
+
+
+def grade_legend(top_grade: int, label: str) -> str:
+    """The query detail's key to its marks, and to the number in each column's header.
+
+    >>> grade_legend(3, "nDCG@10")
+    'Grado en recuadro: relevante (grado 1 o más); relleno: el grado más alto de estos qrels (3); en gris, sin recuadro: grado 0 o sin juicio. Junto a cada run, su nDCG@10 en esta consulta.'
+    """
+    return (
+        f"Grado en recuadro: relevante (grado 1 o más); relleno: el grado más alto de estos qrels ({top_grade}); "
+        f"en gris, sin recuadro: grado 0 o sin juicio. Junto a cada run, su {label} en esta consulta."
+    )
 
 
 def panel_view(report, runs, comparisons, fusion=None) -> dict:

@@ -28,14 +28,31 @@ from .statistics import PERMUTATIONS, RESAMPLES
 from .stream import StreamSession
 
 
-def read_share(runs: int) -> float:
-    """The progress bar's share for reading the files, by number of runs; the rest: comparing the pairs and
-    building the tables (one pair for two runs, 66 for twelve).
+READ_BYTES_PER_TEST = 150_000
+"""Bytes of input read and evaluated in about the time one measure of one pair of runs takes to test
+(:data:`~raglab_core.runs.statistics.PERMUTATIONS` permutations over some 40 queries; measured in CPython, and
+Pyodide is slower at both alike): how :func:`read_share` weighs reading against comparing."""
 
-    >>> [read_share(n) for n in (1, 2, 3, 12)]
-    [0.99, 0.9, 0.85, 0.5]
+
+def read_share(runs: int, measures: int = 6, size: int | None = None) -> float:
+    """The progress bar's share for reading the files; the rest: comparing the pairs (``measures`` tests
+    each) and building the tables. Each phase weighs what it costs, so that the bar agrees with the step the
+    status line names: at «par 8 de 66» it is about 8/66 of the way, not halfway because reading had half.
+
+    ``size``: the files' bytes (or characters); without it (text pasted, no sizes), reading counts as
+    little. One run: no pairs, reading is nearly all. The share stays between 5 % and 95 %, so that
+    each phase moves the bar.
+
+    >>> [read_share(n, 6, 200_000) for n in (1, 2, 3, 12)]
+    [0.99, 0.182, 0.069, 0.05]
+    >>> read_share(2, 6, 9_000_000), read_share(12, 1, 1_200_000), read_share(2)
+    (0.909, 0.108, 0.05)
     """
-    return 0.99 if runs == 1 else max(0.5, round(0.9 - 0.05 * (runs - 2), 2))
+    pairs = runs * (runs - 1) // 2
+    if not pairs:
+        return 0.99
+    reading = (size or 0) / READ_BYTES_PER_TEST
+    return round(min(0.95, max(0.05, reading / (reading + pairs * max(measures, 1)))), 3)
 
 
 class EvaluationSession(StreamSession):
@@ -91,7 +108,7 @@ class EvaluationSession(StreamSession):
         self.files = files if isinstance(files, list) else [False] * count
         if self.sizes and self.fusion:  # the fused run's share: reading its runs again
             self.sizes.append(sum(self.sizes[1 + index] for index in self.fusion.sources))
-        self.share = read_share(len(self.names))
+        self.share = read_share(len(self.names), len(measures), sum(self.sizes) if self.sizes else None)
         self.reached = self.reported = 0.0
         self.span = (0.0, 0.0)
         self.source_done = 0  # bytes of the fused runs read again before the one being read

@@ -37,6 +37,7 @@
     fieldControls,
     requestKey,
     clearResult,
+    keepPrevious,
     on: {
       row: (message) => {
         if (!panelKit.busy) return;
@@ -166,12 +167,35 @@
 
   // --- measuring --------------------------------------------------------------------------------
 
+  const CLEARED = ["head", "rows", "warnings", "plot"];
+  let previous = null; // the finished results a new measurement set aside, until it ends
+
   function clearResult() {
     resultBox.hidden = true;
     out("after").hidden = true;
-    for (const name of ["head", "rows", "warnings", "plot"]) out(name).replaceChildren();
+    for (const name of CLEARED) out(name).replaceChildren();
     $("[data-corpus-warnings]").hidden = true;
     view = null;
+  }
+
+  /** Before a new measurement streams its rows in: set the finished results aside (kept if it is cancelled). */
+  function setAside() {
+    previous = view && !resultBox.hidden
+      ? { view, warned: !$("[data-corpus-warnings]").hidden, nodes: CLEARED.map((name) => [...out(name).childNodes]) }
+      : null;
+    clearResult();
+  }
+
+  /** «Cancelar»: the results set aside come back (panel-kit marks them as previous); false if there were none. */
+  function keepPrevious() {
+    if (!previous) return false;
+    CLEARED.forEach((name, index) => out(name).replaceChildren(...previous.nodes[index]));
+    $("[data-corpus-warnings]").hidden = !previous.warned;
+    view = previous.view;
+    resultBox.hidden = false;
+    out("after").hidden = false;
+    previous = null;
+    return true;
   }
 
   /** The controls an error is about: a setting's field, or a file's button. */
@@ -185,7 +209,7 @@
     if (panelKit.busy) return;
     showError("");
     if (!chosen.corpus || !(chosen.evidence || chosen.qrels)) return fail(WORDS.missing, [], chosen.corpus ? "evidence" : "corpus");
-    clearResult();
+    setAside();
     const request = { corpus: chosen.corpus };
     for (const slot of SLOTS.slice(1)) request[slot] = chosen[slot] || null;
     for (const name of SETTINGS) request[name] = setting(name).value;
@@ -226,6 +250,7 @@
 
   function show(data) {
     view = data;
+    previous = null;
     resultBox.hidden = false;
     out("summary").textContent = data.summary;
     out("warnings").replaceChildren(...data.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));

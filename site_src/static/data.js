@@ -56,6 +56,7 @@
     actions: { start: "evaluate", cancel: "cancel", sample: "sample" },
     fieldLines: { measures: measuresError }, // written under the field, which then takes the focus
     fieldControls, requestKey, clearResult,
+    keepPrevious: () => !$("[data-data-result]").hidden, // a re-run leaves the results on screen until it ends
     onFail: (field) => {
       if (!field || !field.startsWith("fuse-")) return;
       setFusing(false); // «Evaluar» works again without it
@@ -446,7 +447,7 @@
     out("per-query-caption").textContent = caption;
 
     function request(index, order) {
-      if (!panelKit.worker || id !== panelKit.id) return;
+      if (!panelKit.worker || id !== panelKit.id) return panelKit.unavailable();
       asked += 1;
       const number = asked;
       onRows = (message) => {
@@ -491,6 +492,7 @@
   function showDetail(view) {
     detail.querySelector("[data-detail-title]").textContent = view.title;
     detail.querySelector("[data-detail-note]").textContent = view.note;
+    detail.querySelector("[data-detail-legend]").textContent = view.legend;
     const columns = detail.querySelector("[data-detail-runs]");
     // Three runs or more: one row of columns that scrolls sideways (a region the keyboard can scroll).
     for (const [name, value] of [["data-many", ""], ["tabindex", "0"], ["role", "group"], ["aria-label", view.label]]) {
@@ -500,11 +502,14 @@
     columns.replaceChildren(
       ...view.runs.map((run) => {
         const column = el("div", run.letter ? { class: "query-detail-run", "data-run": run.letter } : { class: "query-detail-run" });
-        column.append(el("h4", {}, run.caption));
+        const heading = el("h4", {}, run.caption);
+        heading.append(" ", el("span", { class: "detail-value", "data-value": run.value ?? "" }, run.value_text));
+        column.append(heading);
         if (run.empty) column.append(el("p", {}, run.empty));
         const list = el("ol");
         for (const doc of run.documents) {
-          const item = el("li", { "data-doc": doc.id, "data-grade": doc.grade ?? "", "data-shared": String(doc.shared) });
+          const item = el("li", { "data-doc": doc.id, "data-grade": doc.grade ?? "", "data-shared": String(doc.shared),
+            "data-relevance": doc.relevance, "data-strength": String(doc.strength) });
           item.append(el("span", { class: "doc-id" }, doc.id), el("span", { class: "doc-grade" }, doc.grade_text));
           if (doc.shared) item.append(el("span", { class: "doc-shared" }, view.shared_text));
           list.append(item);

@@ -82,6 +82,9 @@
    *   (their controls take the focus and are not described by `errorBox`);
    * - `fieldControls(field, slot)`: the controls an error is about; `requestKey()`: what a job was asked
    *   with (a change makes the shown result stale); `clearResult()`; `onFail(field)` (optional);
+   * - `keepPrevious()` (optional): on «Cancelar», put back the results shown before the cancelled job and
+   *   say whether there were any; they stay, marked as previous (`words.previous`, `words.cancelled_kept`),
+   *   instead of being cleared. Their worker is gone: what needs it says so (`unavailable()`).
    * - `on`: {noun: handler(message)} for the worker's "<name>-<noun>" messages (progress is handled here).
    */
   function panel(spec) {
@@ -107,6 +110,27 @@
     let busy = false; // a job runs, or the sample loads: no second one starts
     let id = 0; // the latest job's id: every message about one carries it
     let lastKey = "";
+    let shownKey = ""; // what the results on screen were asked with, while a later job runs
+    // The results are the previous ones: a visible note at their top, which also describes them.
+    const previousNote = el("p", { class: "previous-note", id: `${spec.name}-previous-note`, role: "note", hidden: "" });
+    ui.result.prepend(previousNote);
+
+    function markPrevious(on) {
+      previousNote.hidden = !on;
+      previousNote.textContent = on ? words.previous : "";
+      if (on) {
+        ui.result.dataset.previous = "true";
+        ui.result.setAttribute("aria-describedby", previousNote.id);
+      } else {
+        delete ui.result.dataset.previous;
+        ui.result.removeAttribute("aria-describedby");
+      }
+    }
+
+    /** A request the previous results cannot answer (their worker is gone): say why in the status line. */
+    function unavailable() {
+      if (ui.result.dataset.previous) status.textContent = words.previous;
+    }
 
     function setBusy(on) {
       busy = on;
@@ -210,6 +234,8 @@
           if (busy) fail(words.stopped);
         });
       }
+      shownKey = lastKey;
+      markPrevious(false);
       lastKey = spec.requestKey();
       id += 1;
       setRunning(true);
@@ -220,7 +246,10 @@
 
     /** Ask the worker "<name>-<verb>" about job `about` (by default the latest); false when there is no worker. */
     function ask(verb, fields = {}, about = id) {
-      if (!worker) return false;
+      if (!worker) {
+        unavailable();
+        return false;
+      }
       worker.postMessage({ type: `${spec.name}-${verb}`, id: about, ...fields });
       return true;
     }
@@ -228,10 +257,15 @@
     ui.cancel.addEventListener("click", () => {
       if (!busy) return;
       dropWorker(); // the only way to stop Python mid-run; the next job starts a new worker
-      spec.clearResult(); // its results lived in that worker
+      const kept = Boolean(spec.keepPrevious && spec.keepPrevious());
+      if (!kept) spec.clearResult(); // nothing shown before: the cancelled job's partial results go
       setRunning(false);
       ui.start.focus(); // Cancel hides itself: the focus must not drop to <body>
-      status.textContent = words.cancelled;
+      status.textContent = kept ? words.cancelled_kept : words.cancelled;
+      if (!kept) return;
+      markPrevious(true);
+      lastKey = shownKey;
+      if (spec.requestKey() !== lastKey) ui.result.dataset.stale = "true";
     });
 
     /**
@@ -274,6 +308,7 @@
       setBusy,
       setRunning,
       markStale,
+      unavailable,
       showError,
       fail,
       begin,

@@ -2,6 +2,7 @@
 CLI's JSON; Cancel leaves the panel usable; a bad file gets a Spanish message naming its line; 390 px; axe."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -167,3 +168,46 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     page.click('[data-action="corpus-run"]')
     expect(error).to_contain_text("python -m raglab_core chunks state_of_the_union.md queries.tsv --spans spans.jsonl",
                                   timeout=60_000)
+
+
+def test_cancel_keeps_the_previous_results_marked_as_previous(lab):
+    """Issue 49 item 8: measure, change a setting, measure again, cancel: the first results come back whole (the
+    cancelled run's rows gone), marked as previous by a visible note that describes them."""
+    page = lab.page
+    page.fill('[data-setting="sweep"]', "256:32")
+    page.click('[data-action="corpus-sample"]')
+    measured(page)
+    rows = page.locator('[data-corpus-output="rows"] tr')
+    expect(rows).to_have_count(1)
+    plot = page.locator('[data-corpus-output="plot"]').inner_html()
+    page.fill('[data-setting="sweep"]', "128:0 512:64")
+    page.evaluate("""() => { window.__cancelled = false;
+      const status = document.querySelector('[data-corpus-status]');
+      new MutationObserver(() => {
+        if (!window.__cancelled && status.textContent.startsWith('Consultas ')) {
+          window.__cancelled = true;
+          document.querySelector('[data-action="corpus-cancel"]').click();
+        }
+      }).observe(status, {childList: true, characterData: true, subtree: true}); }""")
+    page.click('[data-action="corpus-run"]')
+    status = page.locator("[data-corpus-status]")
+    expect(status).to_have_text("Medición cancelada: siguen los resultados anteriores.", timeout=120_000)
+    result = page.locator("[data-corpus-result]")
+    expect(result).to_be_visible()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-config", "256:32")
+    assert page.locator('[data-corpus-output="plot"]').inner_html() == plot
+    note = result.locator(".previous-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(re.compile("^Resultados anteriores: la nueva medición se canceló"))
+    expect(result).to_have_attribute("data-previous", "true")
+    expect(result).to_have_attribute("data-stale", "true")
+    expect(result).to_have_attribute("aria-describedby", note.get_attribute("id"))
+    page.click('[data-action="corpus-download-json"]')  # its worker ended: said, not silently ignored
+    expect(status).to_have_text(note.text_content())
+    # The next measurement replaces them, and the note goes.
+    page.click('[data-action="corpus-run"]')
+    measured(page)
+    expect(rows).to_have_count(2)
+    expect(note).to_be_hidden()
+    expect(result).not_to_have_attribute("data-previous", "true")

@@ -1,6 +1,7 @@
 """The «Tus datos» panel: the same numbers as the command line, nothing uploaded, clear errors."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -82,6 +83,49 @@ def test_sample_gives_the_command_lines_numbers_and_uploads_nothing(lab):
     assert requests == []
     means = raw_cells(page, '[data-panel-output="means"] tr')
     assert [float(v) for v in means[1]] == list(cli_report("--measures", asked)["runs"][1]["mean"].values())
+
+
+GRADE_STYLES = """items => items.map(li => { const badge = getComputedStyle(li.querySelector('.doc-grade'));
+  return [li.dataset.grade, li.dataset.relevance, li.dataset.strength, badge.fontWeight, badge.fontStyle,
+          badge.borderTopWidth, badge.borderTopColor, badge.backgroundColor]; })"""
+NONE = "rgba(0, 0, 0, 0)"
+
+
+def test_query_detail_shows_grades_by_shape_and_weight_and_each_runs_value(lab, tmp_path):
+    """Issue 49 item 7: a relevant grade is outlined and bold, the highest filled, grade 0 plain; never colour
+    alone; each column's header gives the run's nDCG@10 for the query, the per-query table's own number."""
+    page = lab.page
+    page.click('[data-action="sample"]')
+    evaluated(page)
+    page.locator('[data-panel-output="per-query"] tr[data-query="q01"] th button').click()
+    detail = page.locator('[data-panel-output="query-detail"]')
+    expect(detail.locator(".query-detail-run")).to_have_count(2)
+    cells = page.locator('[data-panel-output="per-query"] tr[data-query="q01"] td')
+    for index, column in enumerate(detail.locator(".query-detail-run").all()):
+        cell = cells.nth(index * len(DEFAULT_MEASURES.split()))  # each run's first measure, nDCG@10
+        value = column.locator("h4 .detail-value")
+        expect(value).to_have_text(f"nDCG@10 {cell.text_content()}")
+        assert value.get_attribute("data-value") == cell.get_attribute("data-raw")
+    styles = {}
+    for row in detail.locator("li").evaluate_all(GRADE_STYLES):
+        styles.setdefault(row[0], row[1:])
+    assert set(styles) == {"", "0", "1", "2", "3"}  # q01's two top 10s hold every grade
+    assert [styles[g][:2] for g in ("", "0", "1", "2", "3")] == [
+        ["unjudged", "0"], ["not-relevant", "0"], ["relevant", "1"], ["relevant", "2"], ["relevant", "3"]]
+    for grade in ("", "0"):  # plain: normal weight, no outline, no fill; unjudged in italics
+        _, _, weight, style, _, border, fill = styles[grade]
+        assert (weight, border, fill) == ("400", NONE, NONE) and style == ("italic" if grade == "" else "normal")
+    for grade, width in (("1", "1px"), ("2", "2px"), ("3", "2px")):  # bold and outlined; the highest filled
+        _, _, weight, _, border_width, border, fill = styles[grade]
+        assert weight == "700" and border_width == width and border != NONE
+        assert (fill != NONE) == (grade == "3")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        results = Axe().run(page, context='[data-panel-output="query-detail"]',
+                            options={"runOnly": {"type": "rule", "values": ["color-contrast"]}})
+        assert results.response["violations"] == [], scheme
+        detail.screenshot(path=str(tmp_path / f"detail-{scheme}.png"))
+    page.emulate_media(color_scheme="light")
 
 
 def test_files_from_the_picker_and_sorting(lab):
@@ -281,7 +325,9 @@ def test_keyboard_focus_stays_and_the_outcome_is_announced(lab):
     expect(page.locator('[data-pick-for="qrels"]')).not_to_have_attribute("aria-invalid", "true")
 
 
-def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refused(lab):
+def test_cancel_keeps_the_previous_results_marked_and_a_second_start_is_refused(lab):
+    """Issue 49 item 8 changes what Cancel does: the results shown before a cancelled re-run stay, marked as
+    previous (a visible note that describes them), instead of going with the worker that held their rows."""
     page = lab.page
     page.click('[data-action="sample"]')
     evaluated(page)
@@ -298,17 +344,32 @@ def test_cancel_clears_the_table_whose_rows_it_ended_and_a_second_start_is_refus
     expect(page.locator("[data-data-status]")).to_have_text("Cargando los datos de ejemplo…")
     evaluated(page)
     assert page.evaluate("window.__evaluations") == 1
-    # Cancel ends the worker that held the table's rows: the table goes with it.
+    means = raw_cells(page, '[data-panel-output="means"] tr')
+    # A setting and a run change, a re-run, Cancel: the worker that held the rows ends, the results stay.
+    page.fill('[data-setting="measures"]', "P@5")
     page.evaluate("""() => { const lines = [];
       for (let q = 0; q < 400; q++) for (let d = 0; d < 1000; d++) lines.push(`q${q} Q0 d${d} ${d} ${1000 - d} x`);
       const area = document.querySelector('[data-paste-for="run-a"]');
       area.value = lines.join('\\n'); area.dispatchEvent(new Event('input')); }""")
     page.click('[data-action="evaluate"]')
     page.click('[data-action="cancel"]')
-    expect(page.locator("[data-data-status]")).to_have_text("Evaluación cancelada.")
-    expect(page.locator("[data-data-result]")).to_be_hidden()
-    expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(0)
+    status = page.locator("[data-data-status]")
+    expect(status).to_have_text("Evaluación cancelada: siguen los resultados anteriores.")
+    result = page.locator("[data-data-result]")
+    expect(result).to_be_visible()
+    expect(page.locator('[data-panel-output="per-query"] tr')).to_have_count(40)
+    assert raw_cells(page, '[data-panel-output="means"] tr') == means
+    note = result.locator(".previous-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(re.compile("^Resultados anteriores: la nueva evaluación se canceló"))
+    expect(result).to_have_attribute("data-previous", "true")
+    expect(result).to_have_attribute("data-stale", "true")  # the measures asked for differ
+    expect(result).to_have_attribute("aria-describedby", note.get_attribute("id"))
+    assert note.get_attribute("role") == "note"
     assert page.evaluate(ACTIVE) == "evaluate"  # Cancel hid itself; the focus did not drop to <body>
+    # Sorting needs the ended worker: the page says so rather than doing nothing.
+    page.locator('[data-panel-output="per-query-head"] th button').nth(1).click()
+    expect(status).to_have_text(note.text_content())
 
 
 def test_a_worker_that_failed_to_boot_is_terminated_and_said(page, base_url):

@@ -9,7 +9,7 @@ import pytest
 from raglab_core import LabError
 from raglab_core.browser import EvaluationBridge, evaluate_json
 from raglab_core.runs.panel import panel_view
-from raglab_core.runs.session import EvaluationSession, evaluate_files
+from raglab_core.runs.session import EvaluationSession, evaluate_files, read_share
 
 from raglab_core.runs.measures import DEFAULT_MEASURES, parse_measures
 from raglab_core.runs.evaluation import evaluate_run
@@ -162,7 +162,10 @@ def test_worker_bridge_streams_chunks_reports_progress_and_lists_problems():
     assert texts_said[0] == "Leyendo y evaluando los qrels (1 de 18 kB)…"
     assert "Leyendo y evaluando el run A…" in texts_said  # pasted text: no sizes in MB
     comparing = [(f, t) for f, t in calls if t.startswith("Comparando B con A:")]
-    assert [round(f, 9) for f, _ in comparing] == [round(0.9 + 0.1 * i / 7, 9) for i in range(6)]  # 6 measures, then the intervals
+    # Issue 49: reading's share weighs its cost against the comparisons' (was 0.9 for any two runs)
+    share = read_share(2, 6, sum(settings["sizes"]))
+    assert 0.05 < share < 0.2  # about 100 kB read, 6 measures tested: the tests cost most
+    assert [round(f, 9) for f, _ in comparing] == [round(share + (1 - share) * i / 7, 9) for i in range(6)]  # 6 measures, then the intervals
     assert comparing[0][1] == "Comparando B con A: nDCG@10 (1 de 6, 10\u00a0000 permutaciones)…"
 
     bad = EvaluationBridge(json.dumps({"qrels": "q", "runs": ["run.txt"]}))
@@ -408,3 +411,28 @@ def test_thirteen_runs_are_refused_and_the_fused_name_says_what_it_is():
     session = EvaluationSession({"qrels": "q", "runs": ["x", "y", "z"], "fusion": {
         "runs": [0, 2], "method": "wsum", "norm": "zmuv", "weights": "0.3,0.7"}})
     assert session.names == ["x", "y", "z", "WSUM(0,3·a + 0,7·c; zmuv)"]
+
+
+def test_the_bar_agrees_with_the_pair_the_status_line_names_and_never_goes_back():
+    """Issue 49: with 12 runs the bar showed 56 % at «par 8 de 66» (reading had half of it). Now at «par i de n»
+    the bar lies within pair i's span, about i/n of the way, and it never moves back."""
+    import re
+
+    runs = [shaken(("run-bm25", "run-densa")[i % 2], f"r{i}.txt", i) for i in range(12)]
+    texts = {"qrels": sample("qrels")["text"], **{chr(65 + i): run["text"] for i, run in enumerate(runs)}}
+    settings = {"measures": "nDCG@10", "qrels": "qrels.txt", "runs": [run["name"] for run in runs],
+                "sizes": [len(text) for text in texts.values()], "files": [True] * 13}
+    calls = []
+    bridge = EvaluationBridge(json.dumps(settings), lambda fraction, text: calls.append((fraction, text)))
+    stream(bridge, texts, size=50_000)
+    bridge.finish()
+    fractions = [fraction for fraction, _ in calls]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    start = next(fraction for fraction, text in calls if text == "Comparando los runs por pares…")
+    assert start <= 0.1  # reading 13 small files costs little beside 66 tests
+    named = [(fraction, re.search(r"\(par (\d+) de (\d+)\)", text)) for fraction, text in calls]
+    named = [(fraction, int(m[1]), int(m[2])) for fraction, m in named if m]
+    assert {n for _, _, n in named} == {66} and {i for _, i, _ in named} == set(range(1, 67))
+    for fraction, i, n in named:
+        assert start + (1 - start) * (i - 1) / (n + 1) <= fraction <= start + (1 - start) * i / n
+        assert abs(fraction - i / n) <= 0.1, (fraction, i, n)  # «par 8 de 66» is about 12 %, not 56 %

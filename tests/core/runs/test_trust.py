@@ -408,6 +408,32 @@ def test_query_detail_shows_each_runs_top_ten_with_grades_and_shared_documents()
                 assert document["shared"] == (document["id"] in tops[0] and document["id"] in tops[1])
 
 
+def test_query_detail_marks_grades_by_relevance_and_heads_each_run_with_its_value_for_the_query():
+    """Issue 49 item 7: grades marked by relevance and strength (drawn by shape and weight), and each column's
+    header gives the run's value of the first measure for that query, the evaluation's own number."""
+    bridge = EvaluationBridge(json.dumps({"measures": "nDCG@10 RR@10", "qrels": "q", "runs": ["bm25", "densa"]}))
+    stream(bridge, [text("qrels.txt"), text("run-bm25.txt"), text("run-densa.txt")])
+    qrels = parse_qrels(text("qrels.txt"))
+    top = max(grade for grades in qrels.values() for grade in grades.values())
+    evaluations = [evaluate_run(qrels, parse_run(text(n)), "nDCG@10 RR@10") for n in ("run-bm25.txt", "run-densa.txt")]
+    seen = set()
+    for qid in ("q01", "q17", "q40"):
+        detail = json.loads(bridge.detail(qid))["detail"]
+        assert "relleno: el grado más alto de estos qrels" in detail["legend"]
+        for column, evaluation in zip(detail["runs"], evaluations):
+            value = evaluation.per_query[qid][0]
+            assert column["value"] == value
+            assert column["value_text"] == "nDCG@10 " + f"{value:.3f}".replace(".", ",")
+            for document in column["documents"]:
+                grade = qrels[qid].get(document["id"])
+                expected = "unjudged" if grade is None else "relevant" if grade >= 1 else "not-relevant"
+                assert document["relevance"] == expected
+                assert (document["strength"] == 3) == (grade == top)
+                assert (document["strength"] == 0) == (expected != "relevant")
+                seen.add(expected)
+    assert seen == {"unjudged", "relevant", "not-relevant"}  # the sample has all three
+
+
 # --- encodings and column counts -----------------------------------------------------------------
 
 
