@@ -10,4 +10,8 @@ and system by system (DESIGN §4.12).
 
 It imports the kernel and :mod:`raglab_core.runs` (its readers, evaluation, comparison and statistics), never
 :mod:`raglab_core.lab`.
+
+>>> from raglab_core.judges import labels
+>>> labels.kappa(labels.confusion([0, 1, 1, 0], [0, 1, 0, 0], 1, 1))
+0.5
 """
