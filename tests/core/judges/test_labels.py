@@ -199,3 +199,34 @@ def test_the_bootstrap_interval_is_the_percentile_interval_of_kappa_over_resampl
     assert np.allclose(bias_ci, np.percentile(biases, [2.5, 97.5]), rtol=0, atol=TOLERANCE)
     assert labels.intervals(matrices, resamples=120, seed=5) == (kappa_ci, bias_ci)  # deterministic
     assert labels.intervals([], resamples=10) == (None, None)
+
+
+qrels = st.dictionaries(st.sampled_from(["q1", "q2", "q3"]),
+                        st.dictionaries(st.sampled_from("abcdef"), st.integers(0, 3), min_size=1), min_size=1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(qrels, qrels, st.sampled_from(labels.MISSING))
+def test_the_report_pools_the_pairs_each_missing_mode_keeps(reference, judge, missing):
+    """One-sided pairs, unused grades, constant sides: the report's κ and α equal the judges' on the pairs the
+    mode keeps, built here independently from the two dicts."""
+    from raglab_core.judges.agreement import agreement_report
+
+    report = agreement_report("r", reference, "j", judge, reference_max=3, judge_max=3, missing=missing,
+                              resamples=20)
+    keys = sorted({(q, d) for side in (reference, judge) for q in side for d in side[q]})
+    if missing == "intersect":
+        keys = [(q, d) for q, d in keys if d in reference.get(q, {}) and d in judge.get(q, {})]
+    a = [reference.get(q, {}).get(d, 0) for q, d in keys]
+    b = [judge.get(q, {}).get(d, 0) for q, d in keys]
+    found = report["labels"]
+    assert found["n"] == len(keys)
+    if not keys:
+        assert found["kappa"] is None and found["exact"] is None and found["kappa_ci95"] is None
+        return
+    assert close(found["kappa"], sk_kappa(a, b))
+    assert close(found["kappa_quadratic"], sk_kappa(a, b, labels=list(range(4)), weights="quadratic"))
+    assert close(found["alpha_ordinal"], reference_alpha(a, b, 3, "ordinal"))
+    both = sum(1 for q in reference for d in reference[q] if d in judge.get(q, {}))
+    assert report["pairs"]["both"] == both
+    assert report["pairs"]["reference_only"] == sum(map(len, reference.values())) - both
