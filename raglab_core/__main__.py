@@ -6,10 +6,12 @@
     python -m raglab_core fuse RUN RUN [RUN ...] --method M [--norm N] [--rrf-k 60]
         [--weights w1,w2,...] [--depth 1000] [--tag NAME]
     python -m raglab_core chunks CORPUS QUERIES [--spans F] [--qrels F] [--sweep "C:O …"] [--json] …
+    python -m raglab_core agree REFERENCE JUDGE [RUN ...] [--reference-max G] [--judge-max G]
+        [--missing intersect|zero] [--measures "…"] [--json]
 
 Each command lives with its domain, in a module named after it: ``eval`` in
 :mod:`raglab_core.runs.eval_command`, ``fuse`` in :mod:`raglab_core.runs.fuse_command`, ``chunks`` in
-:mod:`raglab_core.corpus.chunks_command`; what they share (argument types, how a command fails) is
+:mod:`raglab_core.corpus.chunks_command`, ``agree`` in :mod:`raglab_core.judges.agree_command`; what they share (argument types, how a command fails) is
 :mod:`raglab_core.command_line`'s. This module only parses the command line and hands it over.
 Exit status: 0 on success, 1 when an input file is malformed, 2 for usage errors and unreadable files.
 
@@ -22,6 +24,7 @@ import argparse
 import sys
 
 from .corpus import chunks_command
+from .judges import agree_command
 from .runs import eval_command, fuse_command
 
 
@@ -34,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     eval_command.add_parser(commands)
     fuse_command.add_parser(commands)
     chunks_command.add_parser(commands)
+    agree_command.add_parser(commands)
     return parser
 
 
@@ -48,6 +52,8 @@ def main(argv=None) -> int:
         return fuse_command.run(args)
     if args.command == "chunks":
         return chunks_command.run(args, parser)
+    if args.command == "agree":
+        return agree_command.run(args, parser)
     return eval_command.run(args, parser)
 
 

@@ -51,7 +51,7 @@ def compute_json(state_json: str) -> str:
 # tests/core/test_layout.py checks that no other module imports them).
 COMMAND_LINE_ONLY = frozenset({
     "raglab_core.__main__", "raglab_core.command_line", "raglab_core.runs.eval_command",
-    "raglab_core.runs.fuse_command", "raglab_core.corpus.chunks_command",
+    "raglab_core.runs.fuse_command", "raglab_core.corpus.chunks_command", "raglab_core.judges.agree_command",
 })
 
 

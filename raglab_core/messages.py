@@ -548,5 +548,127 @@ MESSAGES = {
         "«{run}»: solo el {fraction} de los fragmentos de evidencia cabe entero en algún chunk (menos del "
         "{limit}): antes de recuperar nada, los bordes de los chunks cortan la mayor parte de la evidencia.",
     ),
+    # raglab_core.judges: the warnings of `agree` and «¿Te fías de tus juicios?» (raglab_core.judges.agreement)
+    "side_reference": ("the reference", "la referencia"),
+    "side_judge": ("the judge", "el juez"),
+    "kappa_undefined": (
+        (
+            "Cohen's kappa is undefined: both sides give the only pair the grade {grade}, so chance alone explains "
+            "their agreement (p_e = 1). It is null, not 0.",
+            "La κ de Cohen no está definida: los dos lados dan al único par el grado {grade}, así que el azar basta "
+            "para explicar su acuerdo (p_e = 1). No tiene valor, ni siquiera 0.",
+        ),
+        (
+            "Cohen's kappa is undefined: both sides give all {count} pairs the grade {grade}, so chance alone "
+            "explains their agreement (p_e = 1). It is null, not 0.",
+            "La κ de Cohen no está definida: los dos lados dan a los {count} pares el grado {grade}, así que el azar "
+            "basta para explicar su acuerdo (p_e = 1). No tiene valor, ni siquiera 0.",
+        ),
+    ),
+    "kappa_single_label": (
+        "Cohen's kappa is 0 because {side} gives every pair the grade {grade}: whatever the other side says, their "
+        "agreement is what chance gives (scikit-learn computes it so). Read the exact agreement, PABAK and AC1 "
+        "beside it.",
+        "La κ de Cohen vale 0 porque {side} da a todos los pares el grado {grade}: diga lo que diga el otro lado, "
+        "su acuerdo es el que daría el azar (así lo calcula scikit-learn). Lee a su lado el acuerdo exacto, PABAK "
+        "y AC1.",
+    ),
+    "base_rate_low": (
+        "At grade >= 1, {side} calls {rate} of the pairs relevant, below {limit}: at such a base rate kappa comes "
+        "out low even when both sides mostly agree (the kappa paradox). Read PABAK and AC1 beside it.",
+        "Con el umbral en el grado 1, {side} considera relevante el {rate} de los pares, menos del {limit}: con "
+        "una tasa base así, κ sale baja aunque los dos lados coincidan casi siempre (la paradoja de kappa). Lee a "
+        "su lado PABAK y AC1.",
+    ),
+    "base_rate_high": (
+        "At grade >= 1, {side} calls {rate} of the pairs relevant, above {limit}: at such a base rate kappa comes "
+        "out low even when both sides mostly agree (the kappa paradox). Read PABAK and AC1 beside it.",
+        "Con el umbral en el grado 1, {side} considera relevante el {rate} de los pares, más del {limit}: con "
+        "una tasa base así, κ sale baja aunque los dos lados coincidan casi siempre (la paradoja de kappa). Lee a "
+        "su lado PABAK y AC1.",
+    ),
+    "few_pairs": (
+        (
+            "Only 1 pair is compared (fewer than {minimum}): no agreement measure means anything on it.",
+            "Solo se compara 1 par (menos de {minimum}): ninguna medida de acuerdo significa nada con él.",
+        ),
+        (
+            "Only {count} pairs are compared (fewer than {minimum}): kappa's interval is wide, and a difference of "
+            "0.1 or 0.2 between two judges can be chance.",
+            "Solo se comparan {count} pares (menos de {minimum}): el intervalo de κ es ancho, y una diferencia de "
+            "0,1 o 0,2 entre dos jueces puede deberse al azar.",
+        ),
+    ),
+    "kappa_interval_wide": (
+        "Kappa's 95 % interval, {low} to {high}, is wider than {width}: it cannot tell a moderate agreement "
+        "(0.41-0.60) from a substantial one (0.61-0.80). More pairs, from more queries, narrow it.",
+        "El intervalo del 95 % de κ, de {low} a {high}, es más ancho que {width}: no distingue un acuerdo moderado "
+        "(0,41–0,60) de uno sustancial (0,61–0,80). Más pares, de más consultas, lo estrechan.",
+    ),
+    "scales_differ": (
+        "The two sides use different scales (the reference 0-{reference_max}, the judge 0-{judge_max}), so the "
+        "weighted kappas and Krippendorff's alpha are undefined: they weigh distances between grades, which mean "
+        "nothing across two scales. Give both the same maximum (--reference-max, --judge-max) to compute them.",
+        "Los dos lados usan escalas distintas (la referencia, de 0 a {reference_max}; el juez, de 0 a "
+        "{judge_max}), así que las κ ponderadas y la α de Krippendorff no están definidas: pesan distancias entre "
+        "grados, que no significan nada entre dos escalas.",
+    ),
+    "grades_clipped": (
+        (
+            "{name}: 1 grade lay outside 0-{maximum} and was clipped into it (above {maximum} to {maximum}, below 0 "
+            "to 0).",
+            "«{name}»: 1 grado quedaba fuera de 0–{maximum} y se ha recortado (los mayores que {maximum}, a "
+            "{maximum}; los negativos, a 0).",
+        ),
+        (
+            "{name}: {count} grades lay outside 0-{maximum} and were clipped into it (above {maximum} to {maximum}, "
+            "below 0 to 0).",
+            "«{name}»: {count} grados quedaban fuera de 0–{maximum} y se han recortado (los mayores que {maximum}, "
+            "a {maximum}; los negativos, a 0).",
+        ),
+    ),
+    "pairs_one_side_intersect": (
+        "Pairs judged on one side only: {reference_only} by the reference, {judge_only} by the judge. They are left "
+        "out of every label measure (with --missing zero, the side that lacks a pair would grade it 0).",
+        "Pares juzgados por un solo lado: {reference_only} solo por la referencia y {judge_only} solo por el juez. "
+        "Quedan fuera de todas las medidas de acuerdo entre etiquetas.",
+    ),
+    "pairs_one_side_zero": (
+        "Pairs judged on one side only: {reference_only} by the reference, {judge_only} by the judge. The side that "
+        "lacks a pair grades it 0, which counts as agreement wherever the other side says 0 too.",
+        "Pares juzgados por un solo lado: {reference_only} solo por la referencia y {judge_only} solo por el juez. "
+        "El lado al que le falta un par le da el grado 0, lo que cuenta como acuerdo cuando el otro lado también "
+        "dice 0.",
+    ),
+    "few_runs": (
+        (
+            "Only 1 run: there is no order of runs to compare.",
+            "Solo hay 1 run: no hay ningún orden de runs que comparar.",
+        ),
+        (
+            "Only {count} runs: with fewer than 3, a rank correlation (tau, tau_AP, rho) says almost nothing; read "
+            "the flipped pairs instead.",
+            "Solo hay {count} runs: con menos de 3, una correlación de rangos (τ, τ_AP, ρ) apenas dice nada; mira "
+            "los pares invertidos.",
+        ),
+    ),
+    "judge_lenient": (
+        "The judge is more lenient than the reference: on both sides' 0-1 scales it grades {mean} higher on "
+        "average (95 % interval over queries: {low} to {high}, which excludes 0). A lenient judge can still order "
+        "the runs as the reference does; the measures' values move, not only their order.",
+        "El juez es más generoso que la referencia: en las escalas de 0 a 1 de los dos lados puntúa de media {mean} "
+        "más alto (intervalo del 95 % sobre las consultas: de {low} a {high}, que no incluye el 0). Un juez "
+        "generoso puede ordenar los runs como la referencia; lo que cambia son los valores de las medidas, no solo "
+        "su orden.",
+    ),
+    "judge_strict": (
+        "The judge is stricter than the reference: on both sides' 0-1 scales it grades {mean} lower on average "
+        "(95 % interval over queries: {low} to {high}, which excludes 0). A strict judge can still order the runs "
+        "as the reference does; the measures' values move, not only their order.",
+        "El juez es más estricto que la referencia: en las escalas de 0 a 1 de los dos lados puntúa de media "
+        "{mean} más bajo (intervalo del 95 % sobre las consultas: de {low} a {high}, que no incluye el 0). Un juez "
+        "estricto puede ordenar los runs como la referencia; lo que cambia son los valores de las medidas, no solo "
+        "su orden.",
+    ),
 }
 LANGUAGES = ("en", "es")

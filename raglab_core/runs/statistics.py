@@ -232,6 +232,43 @@ def _quantile(ordered, q: float) -> float:
     return ordered[below] + (position - below) * (ordered[above] - ordered[below])
 
 
+def percentile_interval(ordered, level: float = 0.95) -> tuple:
+    """The percentile interval of sorted resampled values: their ``(1 − level) / 2`` and ``(1 + level) / 2``
+    quantiles (:func:`_quantile`, linear interpolation), as :func:`bootstrap_intervals` takes them.
+
+    >>> percentile_interval([0.0, 1.0, 2.0, 3.0, 4.0], 0.5)
+    (1.0, 3.0)
+    """
+    tail = (1 - level) / 2
+    return _quantile(ordered, tail), _quantile(ordered, 1 - tail)
+
+
+def resampled_totals(rows, resamples: int = RESAMPLES, seed: int = SEED):
+    """The bootstrap's resamples of rows of non-negative integers: for each of ``resamples``, the column
+    totals of ``len(rows)`` rows drawn with replacement (a tuple per resample, a generator).
+
+    The draws are :func:`bootstrap_intervals`' (``random.Random(seed)``, :func:`_draws`), so a statistic
+    that is not a mean (Cohen's κ of the pooled pairs of the queries drawn, :mod:`raglab_core.judges.labels`)
+    is resampled as the mean differences are. Each row is packed into one integer, a field per column, so a
+    resample is one gather and one integer sum whatever the columns.
+
+    >>> list(resampled_totals([(1, 0), (1, 5)], resamples=3, seed=1))
+    [(2, 5), (2, 10), (2, 5)]
+    """
+    resamples = whole_number(resamples, "resamples", 1)
+    n = len(rows)
+    if n == 0:
+        return
+    columns = len(rows[0])
+    width = max((value.bit_length() for row in rows for value in row), default=0) + n.bit_length() + 1
+    packed = [sum(value << (width * index) for index, value in enumerate(row)) for row in rows]
+    mask = (1 << width) - 1
+    rng = random.Random(seed)
+    for _ in range(resamples):
+        total = sum(itemgetter(*_draws(n, rng))(packed)) if n > 1 else packed[0] * n
+        yield tuple(total >> (width * index) & mask for index in range(columns))
+
+
 _FIXED_POINT = 52
 """Bits after the point of the deltas packed into integers (a rounding of at most 2^-53 · max |delta|)."""
 

@@ -1,10 +1,11 @@
-"""raglab_core's layers (DESIGN §2): the kernel, the domains ``lab/``, ``runs/`` and ``corpus/``, and which may
-import which.
+"""raglab_core's layers (DESIGN §2): the kernel, the domains ``lab/``, ``runs/``, ``corpus/`` and ``judges/``, and
+which may import which.
 
 - the kernel (the package root) imports neither subpackage; only the package's face (``__init__``),
   the command line (``__main__``) and the Pyodide edge (``browser``) may import both;
 - ``lab`` never imports ``runs``, and ``runs`` never imports ``lab``;
-- ``corpus`` may import the kernel and ``runs``.
+- ``corpus`` may import the kernel and ``runs``;
+- ``judges`` may import the kernel, ``runs`` and ``corpus``, and none of them imports it.
 
 Imports are read from the source (``ast``), relative or absolute, at any depth (inside functions too).
 """
@@ -16,14 +17,16 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[2] / "raglab_core"
 EDGES = {"__init__", "__main__", "browser"}
-FORBIDDEN = {"kernel": {"lab", "runs", "corpus"}, "lab": {"runs", "corpus"}, "runs": {"lab", "corpus"},
-             "corpus": {"lab"}}
+DOMAINS = ("lab", "runs", "corpus", "judges")
+FORBIDDEN = {"kernel": {"lab", "runs", "corpus", "judges"}, "lab": {"runs", "corpus", "judges"},
+             "runs": {"lab", "corpus", "judges"}, "corpus": {"lab", "judges"}, "judges": {"lab"}}
 
 
 def layer(module: str) -> str:
-    """``"lab"``, ``"runs"``, ``"corpus"``, ``"kernel"``, or ``"edge"`` for a dotted name inside raglab_core."""
+    """``"lab"``, ``"runs"``, ``"corpus"``, ``"judges"``, ``"kernel"``, or ``"edge"`` for a dotted name inside
+    raglab_core."""
     first = module.split(".")[0]
-    if first in ("lab", "runs", "corpus"):
+    if first in DOMAINS:
         return first
     return "edge" if first in EDGES else "kernel"
 
@@ -62,7 +65,7 @@ MODULES = sorted(CORE.rglob("*.py"))
 
 
 def test_the_layers_exist():
-    assert {"lab", "runs"} <= {path.parent.name for path in MODULES}
+    assert set(DOMAINS) <= {path.parent.name for path in MODULES}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(CORE)))
@@ -78,6 +81,10 @@ def test_imports_flow_kernel_from_lab_and_runs_never_between(path):
     ("runs/report.py", "from ..lab import controls"),
     ("runs/measures.py", "from .. import lab"),
     ("runs/sanity.py", "import raglab_core.lab.form"),
+    ("runs/report.py", "from ..judges import labels"),
+    ("corpus/sweep.py", "from ..judges.labels import kappa"),
+    ("metrics.py", "from raglab_core.judges import labels"),
+    ("judges/labels.py", "from ..lab import compute"),
 ])
 def test_a_forbidden_import_fails(where, line):
     path = CORE / where
