@@ -202,7 +202,7 @@ BAD_SOURCES = {
     "front matter": (lambda s: edit(s / "content/index.md", "hide:\n", "hide: [\n"), "content/index.md:"),
     "no front matter": (lambda s: edit(s / "content/index.md", "---\n", ""), "content/index.md:1: expected YAML front matter"),
     "unknown variable": (
-        lambda s: edit(s / "templates/page.html.j2", "{{ page.eyebrow }}", "{{ page.eyebrowz }}"),
+        lambda s: edit(s / "templates/page.html.j2", "{{ page.headline }}", "{{ page.headlinez }}"),
         "templates/page.html.j2:",
     ),
     "missing asset": (lambda s: (s / "static/lab.js").unlink(), "missing asset: lab.js"),
@@ -228,7 +228,7 @@ BAD_SOURCES = {
         "scenario.defaults.solape",
     ),
     "bad formula": (lambda s: edit(s / "content/index.md", r"\frac{\text{rel}_k}{k}", r"\frac{\nosuchcmd_k}{k}"),
-                    "content/index.md:49: cannot convert formula"),
+                    "content/index.md:67: cannot convert formula"),
     "unbalanced formula": (lambda s: edit(s / "content/index.md", r"\right\rceil", ""), "ExtraLeftOrMissingRightError"),
 }
 
