@@ -176,7 +176,7 @@ def test_build_is_deterministic(tmp_path):
 def test_formulas_are_mathml_and_the_method_is_there(parsed, dist):
     html = (dist / "index.html").read_text("utf-8")
     assert html.count("<math") >= 8
-    assert "$" not in html.split('id="metodo"')[1].split("</article>")[0]
+    assert "$" not in html.split('id="metodo"')[1].split("</section>")[0]
     for heading in ("metodo-preguntas", "metodo-reranking", "metodo-chunking", "metodo-juicios", "fuentes"):
         assert heading in parsed.ids
 
