@@ -61,13 +61,21 @@ def read_yaml(path: Path, text: str, first_line: int = 1):
         raise BuildError(path, f"invalid YAML: {getattr(error, 'problem', None) or error}", line) from None
 
 
-def read_config(path: Path) -> dict:
+def read_config(path: Path, export: bool = False) -> dict:
+    """config.yaml's settings; for ``build.py export``, with its ``export`` block's over them (the
+    documentation site's eyebrow and related pages, which dist/ published alone does not have)."""
     config = read_yaml(path, read_text(path))
     if not isinstance(config, dict):
         raise BuildError(path, "expected a mapping of settings")
     for key in ("site_name", "locale", "sources", "related"):
         if key not in config:
             raise BuildError(path, f"missing setting '{key}'")
+    overrides = config.pop("export", None) or {}
+    if not isinstance(overrides, dict):
+        raise BuildError(path, "'export' must be a mapping of settings")
+    if export:
+        config.update(overrides)
+    config.setdefault("eyebrow", "")
     for warning in placeholder_urls(config):
         print(f"warning: {path.name}: {warning}", file=sys.stderr)
     return config
@@ -78,8 +86,10 @@ PLACEHOLDER_HOST = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:[^/?#:]*\.
 
 def placeholder_urls(config: dict) -> list[str]:
     """One warning per configured URL on a placeholder domain (example.com, raglab.example, …)."""
-    related = config.get("related") if isinstance(config.get("related"), list) else []
-    urls = [(f"related[{i}].url", tool.get("url")) for i, tool in enumerate(related) if isinstance(tool, dict)]
+    urls = []
+    for prefix, settings in (("", config), ("export.", config.get("export"))):
+        related = settings.get("related") if isinstance(settings, dict) and isinstance(settings.get("related"), list) else []
+        urls += [(f"{prefix}related[{i}].url", tool.get("url")) for i, tool in enumerate(related) if isinstance(tool, dict)]
     urls.append(("site_url", config.get("site_url")))
     return [
         f"{where} is a placeholder address ({url}): point it at the real page"
@@ -97,7 +107,7 @@ def read_text(path: Path) -> str:
         raise BuildError(path, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
-PAGE_KEYS = ("title", "description", "keywords", "eyebrow", "headline", "lead", "cards")
+PAGE_KEYS = ("title", "description", "keywords", "headline", "lead", "cards", "nav")
 
 
 def read_page(path: Path) -> dict:
@@ -199,9 +209,10 @@ def page_context(page, config, scenario, view, assets, lab_config, inline) -> di
 # --- the pipeline -------------------------------------------------------------------------
 
 
-def make_site() -> dict[str, bytes]:
-    """Everything dist/ will hold, as {relative path: bytes}. Reads sources, writes nothing."""
-    config = read_config(SRC / "config.yaml")
+def make_site(export: bool = False) -> dict[str, bytes]:
+    """Everything dist/ will hold, as {relative path: bytes}. Reads sources, writes nothing. With
+    ``export``, the lab for ``build.py export``: config.yaml's ``export`` settings apply."""
+    config = read_config(SRC / "config.yaml", export)
     page = read_page(SRC / "content" / "index.md")
     scenario = read_scenario(SRC / "data" / "scenario.json")
     view = compute(default_state(scenario))
@@ -293,7 +304,7 @@ def build(out: Path) -> dict[str, bytes]:
 def main(argv: list[str] | None = None) -> int:
     if (argv := sys.argv[1:] if argv is None else argv)[:1] == ["export"]:  # its own options: export.py
         from raglab_site.export import main as export
-        return export(argv[1:], make_site, read_page, SRC / "content" / "index.md")
+        return export(argv[1:], lambda: make_site(export=True), read_page, SRC / "content" / "index.md")
     parser = argparse.ArgumentParser(prog="build.py", description="Build the Laboratorio de recuperación RAG.")
     parser.add_argument("command", nargs="?", default="build", choices=["build", "serve"])
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output directory (default: dist/)")

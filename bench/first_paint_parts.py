@@ -35,10 +35,10 @@ def without(html: str, start: str, end: str) -> str:
 def variants(html: str) -> dict[str, str]:
     return {
         "the page": html,
-        "no method section": without(html, '<article class="method"', '<nav class="related"'),
+        "no method section": without(html, '<section class="method"', '<template data-tail'),
         "no MathML": re.sub(r"<math\b.*?</math>", "", html, flags=re.S),
-        "no «Tus datos», detail, method": without(html, '<section class="panel panel-data"', '<nav class="related"'),
-        "header and ranking panel only": without(html, '<section class="panel panel-chunking"', '<nav class="related"'),
+        "no «Tus datos», detail, method": without(html, '<section class="panel panel-data"', '<template data-tail'),
+        "header and ranking panel only": without(html, '<section class="panel panel-chunking"', '<template data-tail'),
     }
 
 

@@ -5,7 +5,8 @@ Zensical site's ``docs/`` (DESIGN §4.11; docs/publishing.md, «Inside a documen
 front matter, its Spanish introduction (``intro``: what the site's search indexes), its sentence that
 links to the lab's own page (``own_page``), and the lab in an iframe. Every word of it comes from the
 content's front matter (site_src/content/index.md); this module writes none.
-``DIR/app/`` is the build, byte for byte what ``build.py`` writes to ``dist/``.
+``DIR/app/`` is the build, what ``build.py`` writes to ``dist/`` but with config.yaml's ``export``
+settings (the site's eyebrow and related pages, which ``dist/`` published alone lacks).
 
 Why files and an iframe. Zensical reads ``mkdocs.yml`` but ignores the plugins it does not
 reimplement and has no hooks: files in ``docs_dir`` are what works on both generators, and the

@@ -136,13 +136,15 @@
   boot.problem = usable();
   if (!boot.deferred && !boot.problem) {
     // The runtime's two big files (the wasm and the snapshot, 95 % of its bytes) download from now,
-    // while the page lays out: preloads go to the HTTP cache, and the worker's requests for the same
-    // URLs, made after the first frame, are answered from there or join the download under way
+    // while the page lays out: the responses go to the HTTP cache, and the worker's requests for the
+    // same URLs, made after the first frame, are answered from there or join the download under way
     // (each file crosses the network once; the browser tests count it). Python is ready sooner
     // where the network bounds it (a phone's); where the files arrive at once (loopback), their
     // bytes may cost the first layout a few frames (performance.md, «The runtime's download at
-    // once»). Low priority: the view table's request, made above, comes first. Browsers without
-    // preload download the files when the worker asks, as before.
+    // once»). Low priority: the view table's request, made above, comes first. A fetch whose body
+    // is drained into a blob nobody keeps, not a <link rel=preload>: a preload is the document's,
+    // and a worker's request never uses it, so Chromium warned on the console that both were unused.
+    // A failure says nothing here: the worker's own request reports it.
     // Nothing is preloaded where this build's runtime has been ready before (RUNTIME_SEEN, written
     // when the worker says "boot-ready"): the browser has the files, or the decoded snapshot, already,
     // so a preload would only cost the page their bytes (0.1–0.2 s of CPU per load in the tests'
@@ -150,10 +152,7 @@
     // parser let it, up to a second late on the phone profile, which undid the preloads' use.
     if (!runtimeSeen()) {
       for (const url of Object.values(config.preload).filter(Boolean)) {
-        const link = document.createElement("link");
-        Object.assign(link, { rel: "preload", as: "fetch", crossOrigin: "anonymous", href: absolute(url) });
-        link.setAttribute("fetchpriority", "low");
-        document.head.append(link);
+        fetch(absolute(url), { priority: "low" }).then((response) => response.blob()).catch(() => {});
       }
     }
     const parsed = () => document.readyState !== "loading";

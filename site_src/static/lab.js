@@ -702,12 +702,17 @@
   document.querySelector('[data-action="copy-link"]').addEventListener("click", copyLink);
 
   // Definitions open next to their «?», never over the value they define (the browser's default is
-  // the middle of the viewport): under the card or control that holds the button, or above it when
-  // the viewport has no room below. Kept there while the page scrolls.
+  // the middle of the viewport): just under the button, or under the card's value when the button
+  // has one beside it, or above them when the viewport has no room below. Under the whole card or
+  // control, a definition opened up to 250 px from its «?» (issue 49). Kept there while the page scrolls.
   const POPOVER_GAP = 6;
   function place(popover, button) {
-    const around = (button.closest(".output, .control, .breakdown-totals > div") || button).getBoundingClientRect();
     const own = button.getBoundingClientRect();
+    const value = button.closest(".output, .breakdown-totals > div")?.querySelector(".value");
+    const shown = value ? value.getBoundingClientRect() : own;
+    const around = { top: Math.min(own.top, shown.top), bottom: Math.max(own.bottom, shown.bottom) };
+    // Measured at the viewport's left edge: where it was, near the right one, it wrapped narrow and tall.
+    Object.assign(popover.style, { top: "0px", left: "0px" });
     const box = popover.getBoundingClientRect();
     const above = around.top - POPOVER_GAP - box.height;
     const below = around.bottom + POPOVER_GAP;

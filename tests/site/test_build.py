@@ -176,7 +176,7 @@ def test_build_is_deterministic(tmp_path):
 def test_formulas_are_mathml_and_the_method_is_there(parsed, dist):
     html = (dist / "index.html").read_text("utf-8")
     assert html.count("<math") >= 8
-    assert "$" not in html.split('id="metodo"')[1].split("</article>")[0]
+    assert "$" not in html.split('id="metodo"')[1].split("</section>")[0]
     for heading in ("metodo-preguntas", "metodo-reranking", "metodo-chunking", "metodo-juicios", "fuentes"):
         assert heading in parsed.ids
 
@@ -202,7 +202,7 @@ BAD_SOURCES = {
     "front matter": (lambda s: edit(s / "content/index.md", "hide:\n", "hide: [\n"), "content/index.md:"),
     "no front matter": (lambda s: edit(s / "content/index.md", "---\n", ""), "content/index.md:1: expected YAML front matter"),
     "unknown variable": (
-        lambda s: edit(s / "templates/page.html.j2", "{{ page.eyebrow }}", "{{ page.eyebrowz }}"),
+        lambda s: edit(s / "templates/page.html.j2", "{{ page.headline }}", "{{ page.headlinez }}"),
         "templates/page.html.j2:",
     ),
     "missing asset": (lambda s: (s / "static/lab.js").unlink(), "missing asset: lab.js"),
@@ -228,7 +228,7 @@ BAD_SOURCES = {
         "scenario.defaults.solape",
     ),
     "bad formula": (lambda s: edit(s / "content/index.md", r"\frac{\text{rel}_k}{k}", r"\frac{\nosuchcmd_k}{k}"),
-                    "content/index.md:49: cannot convert formula"),
+                    "content/index.md:67: cannot convert formula"),
     "unbalanced formula": (lambda s: edit(s / "content/index.md", r"\right\rceil", ""), "ExtraLeftOrMissingRightError"),
 }
 

@@ -1,5 +1,5 @@
 """`build.py export DIR` (DESIGN §4.11, raglab_site/export.py): what DIR/index.md says, that DIR/app/
-is the build byte for byte, the options, the refusals, and that the same inputs give the same bytes.
+is the build (with config.yaml's `export` settings), the options, the refusals, and that the same inputs give the same bytes.
 
 The sites that hold the export, built by Material for MkDocs and Zensical and driven in Chromium,
 are tests/browser/test_docsite.py's.
@@ -59,15 +59,31 @@ def test_index_md_is_a_page_with_the_contents_words_and_the_lab_in_a_frame(site,
     assert body.rstrip().endswith("</iframe>")  # the frame last: nothing of the host's page under the lab
 
 
-def test_app_is_the_build_byte_for_byte_and_the_export_is_deterministic(site_dir, tmp_path, capsys):
-    """Two exports, each building the site again: the same bytes, and app/ is dist/ as build writes it."""
+def test_app_is_the_build_with_the_exports_settings_and_the_export_is_deterministic(site_dir, tmp_path, capsys):
+    """Two exports, each building the site again: the same bytes. app/ is dist/ as build writes it but for
+    the page (and its compressed copies, and sw.js, whose version hashes them): there config.yaml's
+    `export` settings apply, the site's eyebrow and its related pages, which dist/ published alone lacks."""
     first, second = tmp_path / "a", tmp_path / "b"
     assert build.main(["export", str(first)]) == 0
     assert build.main(["export", str(second), "--palette-sync"]) == 0
     files = read_static(first)
     assert files == read_static(second)
-    assert {path.removeprefix("app/"): data for path, data in files.items() if path != "index.md"} == read_static(site_dir)
+    app = {path.removeprefix("app/"): data for path, data in files.items() if path != "index.md"}
+    dist = read_static(site_dir)
+    assert app.keys() == dist.keys()
+    assert sorted(path for path in app if app[path] != dist[path]) == ["index.html", "index.html.br", "index.html.gz", "sw.js"]
     assert sorted(files)[0] == "app/_headers" and "index.md" in files and "app/sw.js" in files
+    settings = yaml.safe_load((ROOT / "site_src" / "config.yaml").read_text("utf-8"))
+    assert settings["related"] == [] and settings["export"]["related"]
+    for html, eyebrow, related in ((app["index.html"], settings["export"]["eyebrow"], settings["export"]["related"]),
+                                   (dist["index.html"], settings["eyebrow"], [])):
+        html = html.decode("utf-8")
+        assert f'<p class="eyebrow">{eyebrow}</p>' in html
+        links = re.findall(r'<nav class="related".*?</nav>', html, re.S)
+        hrefs = re.findall(r'<a href="([^"]*)" target="_top">', links[0]) if links else []
+        assert hrefs == [tool["url"] for tool in related]
+    # From app/, a page beside the export's folder: DIR/app/ -> ../../name/.
+    assert all(tool["url"].startswith("../../") for tool in settings["export"]["related"])
 
 
 def test_base_puts_the_frame_under_the_sites_path_and_sync_can_be_off(site, tmp_path, capsys):
