@@ -114,7 +114,11 @@ def test_print_is_a_report_in_either_scheme(lab, scheme):
         expect(echo).to_have_text(page.locator(f'[name="{name}"]').input_value())
         assert echo.bounding_box()["height"] > 0
 
-    # Panels run on across pages; only blocks shorter than a page are kept whole.
+    # Every block is laid out (content-visibility: auto is the screen's), and panels run on across pages;
+    # only blocks shorter than a page are kept whole.
+    skipped = page.locator(".panel, .method, .unretrieved, .breakdown-wrap, .conventions-wrap").evaluate_all(
+        "blocks => blocks.map(b => getComputedStyle(b).contentVisibility)")
+    assert set(skipped) == {"visible"}
     for block, height in page.evaluate(KEPT_WHOLE):
         assert height < PAGE_HEIGHT, block
     heights = page.locator(".panel").evaluate_all("panels => panels.map(p => p.getBoundingClientRect().height)")
