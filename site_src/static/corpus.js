@@ -169,7 +169,7 @@
   function clearResult() {
     resultBox.hidden = true;
     out("after").hidden = true;
-    for (const name of ["head", "rows", "warnings", "plot"]) out(name).replaceChildren();
+    for (const name of ["head", "rows", "warnings", "plot", "legend"]) out(name).replaceChildren();
     $("[data-corpus-warnings]").hidden = true;
     view = null;
   }
@@ -245,14 +245,23 @@
     askDetail();
   }
 
+  let plotLayout = ""; // "wide" or "narrow": the layout drawn (Python lays out both)
+
   function drawPlot() {
     if (!view) return;
     const name = setting("plot-measure").value;
-    const plot = view.plots[name];
+    const figure = out("plot").closest("figure");
+    const wide = view.plots[name];
+    // The phone's layout wherever the desktop's would be scaled down (its text under 11 px).
+    plotLayout = figure.clientWidth >= wide.width ? "wide" : "narrow";
+    const plot = plotLayout === "wide" ? wide : wide.narrow;
     out("plot-title").textContent = plot.title;
     out("reading").textContent = view.readings[name];
     const chart = out("plot");
     chart.setAttribute("aria-label", plot.description);
+    chart.setAttribute("viewBox", `0 0 ${plot.width} ${plot.height}`);
+    chart.style.aspectRatio = `${plot.width} / ${plot.height}`;
+    chart.dataset.layout = plotLayout;
     const { left, right, top, bottom } = plot.frame;
     const parts = [
       svg("line", { x1: left, x2: right, y1: bottom, y2: bottom, class: "axis" }),
@@ -272,13 +281,32 @@
       group.append(
         svg("title", {}, point.text),
         svg("line", { x1: point.cx, x2: point.cx, y1: point.y1, y2: point.y2, class: "interval" }),
-        svg("circle", { cx: point.cx, cy: point.cy, r: 4.5 }),
-        svg("text", { x: point.label_x, y: point.label_y, "text-anchor": point.label_anchor, class: "name" }, point.name)
+        svg("circle", { cx: point.cx, cy: point.cy, r: 4.5 })
       );
+      if (point.leader) {
+        const [x1, y1, x2, y2] = point.leader;
+        group.append(svg("line", { x1, y1, x2, y2, class: "leader" }));
+      }
+      group.append(svg("text", { x: point.label_x, y: point.label_y, "text-anchor": point.label_anchor, class: "name" }, point.label));
       parts.push(group);
     }
     chart.replaceChildren(...parts);
+    const legend = out("legend");
+    legend.replaceChildren(
+      ...plot.legend.map((item) => {
+        const entry = el("li", { "data-config": item.name });
+        entry.append(el("span", { class: "corpus-legend-number" }, item.number), " ", item.name);
+        return entry;
+      })
+    );
+    legend.setAttribute("aria-label", plot.legend_title);
+    legend.hidden = plot.legend.length === 0;
   }
+  // A change of width that changes the layout (a phone turned, a window resized) draws the plot again.
+  new ResizeObserver(() => {
+    const figure = out("plot").closest("figure");
+    if (view && !out("after").hidden && (figure.clientWidth >= view.plots[setting("plot-measure").value].width ? "wide" : "narrow") !== plotLayout) drawPlot();
+  }).observe(out("plot").closest("figure"));
   setting("plot-measure").addEventListener("change", drawPlot);
 
   // --- one query in detail --------------------------------------------------------------------------
