@@ -88,6 +88,14 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
             item["mark"] = ("▲" if result["mean_delta"] > 0 else "▼") if item["significant"] else ""
             item["mark_text"] = (f"{delta} frente a la línea base, p ajustado (Holm) "
                                  f"{_p(result, comparison)}")
+            # What the mark stands on, shown under every compared mean (issue 49: sighted readers saw only ▲/▼).
+            p_text = _p(result, comparison)
+            item["mark_said"] = (" (por encima de la línea base)" if result["mean_delta"] > 0 else
+                                 " (por debajo de la línea base)") if item["significant"] else ""
+            item["detail"] = f"Δ {delta}; p {p_text if p_text.startswith('<') else '= ' + p_text}"
+            item["detail_title"] = (f"Diferencia con la línea base: {delta}; p ajustado por Holm: {p_text}"
+                                    + (" (la marca ▲ o ▼ la señala)" if item["significant"] else
+                                       f" (≥ {decimal(ALPHA, 2)}: sin marca)"))
         cells.append(item)
     duplication = entry["duplicated_tokens"] / corpus_tokens if entry["duplicated_tokens"] is not None \
         and corpus_tokens else None

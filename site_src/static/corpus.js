@@ -211,12 +211,17 @@
       if (cell.mark) {
         td.dataset.pAdjusted = cell.p_adjusted;
         td.dataset.meanDelta = cell.delta;
-        td.append(el("span", { class: "corpus-mark", "aria-hidden": "true" }, cell.mark), el("span", { class: "visually-hidden" }, ` (${cell.mark_text})`));
+        td.append(el("span", { class: "corpus-mark", "aria-hidden": "true" }, cell.mark), el("span", { class: "visually-hidden" }, cell.detail ? cell.mark_said : ` (${cell.mark_text})`));
       } else if (cell.p_adjusted !== undefined) {
         td.dataset.pAdjusted = cell.p_adjusted;
         td.dataset.meanDelta = cell.delta;
       }
       if (cell.ci_text) td.append(el("span", { class: "corpus-ci" }, cell.ci_text));
+      // Δ and p behind the mark (or its absence): seen, heard, and said in full on hover.
+      if (cell.detail) {
+        td.append(el("span", { class: "corpus-detail" }, cell.detail));
+        td.title = cell.detail_title;
+      }
       tr.append(td);
     }
     return tr;

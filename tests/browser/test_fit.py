@@ -56,6 +56,10 @@ def test_every_number_of_both_panels_tables_is_whole_at_390_px(lab):
     wrap.evaluate("box => { box.scrollLeft = 200; }")
     assert abs(name.bounding_box()["x"] - left) < 1
     assert "gradient" in wrap.evaluate("box => getComputedStyle(box).backgroundImage")
+    # Δ and p behind each compared mean are on screen (and in full on hover), not only ▲/▼ (issue 49, item 3).
+    cell = page.locator('[data-panel="corpus"] tr[data-config="512:64"] [data-measure="EvidenceRecall@5"]')
+    expect(cell.locator(".corpus-detail")).to_have_text(__import__("re").compile(r"^Δ [+−]\d,\d{3}; p (< |= )\d,\d+$"))
+    assert cell.get_attribute("title").startswith("Diferencia con la línea base: ")
 
 
 # 24 configurations of a small corpus: close in cost and in quality, their names cannot all sit beside them.

@@ -327,3 +327,24 @@ def test_the_plots_quality_axis_fits_the_measure_and_many_labels_never_touch(sam
         assert all(frame["left"] <= box[0] and box[2] <= layout["width"] and 0 <= box[1] and box[3] <= frame["bottom"]
                    for box in boxes)
     assert many["narrow"]["width"] == 320 and many["width"] == 600
+
+
+def test_each_compared_cell_gives_its_difference_and_p_value(sample):
+    """Issue 49: the table showed sighted readers only ▲/▼; every compared cell now says Δ and Holm p, on screen
+    and in full on hover, and the mark's meaning is what a screen reader hears for it."""
+    session, view, _, _ = sample
+    pairs = {p["candidate"]: p for p in session.data["comparisons"]}
+    row = view["rows"][2]
+    assert row["name"] == "256:32" and not any("detail" in cell for cell in view["rows"][1]["cells"])  # the baseline
+    for cell in row["cells"]:
+        result = pairs["256:32"]["metrics"][cell["measure"]]
+        delta = f"{result['mean_delta']:+.3f}".replace(".", ",").replace("-", "−")
+        p = adjusted_text(result["p_value_adjusted"], 10_000, 2, result["p_value_exact"])
+        assert cell["detail"] == f"Δ {delta}; p {p if p.startswith('<') else '= ' + p}", cell
+        assert cell["detail_title"].startswith(f"Diferencia con la línea base: {delta}; p ajustado por Holm: {p}")
+        if result["p_value_adjusted"] < 0.05:
+            assert cell["mark"] == ("▲" if result["mean_delta"] > 0 else "▼")
+            assert cell["mark_said"] == (" (por encima de la línea base)" if result["mean_delta"] > 0 else
+                                         " (por debajo de la línea base)")
+        else:
+            assert cell["mark"] == cell["mark_said"] == "" and "sin marca" in cell["detail_title"]
