@@ -115,3 +115,48 @@ def test_the_plot_of_24_configurations_keeps_its_labels_apart_and_readable(lab, 
         left, top, right, _ = drawn["svg"]
         assert all(left <= box[0] and box[2] <= right and top <= box[1] and box[3] <= drawn["axis"] for box in labels), width
         assert min(drawn["sizes"]) >= 11, (width, min(drawn["sizes"]))
+
+
+def test_form_details_quitar_arrow_keys_sliders_in_the_tab_order_and_whole_defaults(lab, tmp_path):
+    """Issue 49, item 11: every file slot of both panels has a styled «Quitar» (a 24 px target) once it holds a
+    file; ↑/↓ step the chunking fields and their sliders are in the tab order; list defaults show whole."""
+    page = lab.page
+    (tmp_path / "c.jsonl").write_text(CORPUS, "utf-8")
+    (tmp_path / "q.txt").write_text("q0 0 d0 1\n", "utf-8")
+    page.set_input_files('[data-file-for="corpus"]', str(tmp_path / "c.jsonl"))
+    page.set_input_files('[data-file-for="qrels"]', str(tmp_path / "q.txt"))
+    for clear, pick, status in (('[data-corpus-clear-for="corpus"]', '[data-corpus-pick-for="corpus"]', '[data-corpus-slot-status="corpus"]'),
+                                ('[data-clear-for="qrels"]', '[data-pick-for="qrels"]', '[data-slot-status="qrels"]')):
+        button = page.locator(clear)
+        expect(button).to_be_visible()
+        box = button.bounding_box()
+        assert box["height"] >= 24 and box["width"] >= 24
+        style = button.evaluate("b => [getComputedStyle(b).borderRadius, getComputedStyle(b).paddingLeft]")
+        assert style == page.locator(pick).evaluate("b => [getComputedStyle(b).borderRadius, getComputedStyle(b).paddingLeft]")
+        button.click()
+        expect(page.locator(status)).to_have_text("Sin fichero.")
+        expect(button).to_be_hidden()
+        expect(page.locator(pick)).to_be_focused()
+
+    chunk = page.locator('[name="chunk"]')
+    start = int(chunk.input_value())
+    chunk.focus()
+    chunk.press("ArrowUp")
+    expect(chunk).to_have_value(str(start + 1))
+    chunk.press("Shift+ArrowDown")
+    expect(chunk).to_have_value(str(start + 1 - 16))
+    expect(page.locator('[data-companion-for="chunk"]')).to_have_value(str(start + 1 - 16))
+    page.keyboard.press("Tab")  # the field, then its slider
+    expect(page.locator('[data-companion-for="chunk"]')).to_be_focused()
+    docs = page.locator('[name="docs"]')
+    value = int(docs.input_value())
+    docs.press("ArrowDown")
+    expect(docs).to_have_value(str(value - 1))
+
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        for name in ("measures", "sweep"):
+            field = page.locator(f'[data-setting="{name}"]')
+            field.scroll_into_view_if_needed()
+            whole = field.evaluate("f => [f.scrollWidth <= f.clientWidth, f.scrollHeight <= f.clientHeight + 1, f.value]")
+            assert whole[:2] == [True, True], (width, name, whole)
