@@ -88,6 +88,14 @@ def config_row(entry: dict, corpus_tokens: int, cuts, comparison=None) -> dict:
             item["mark"] = ("▲" if result["mean_delta"] > 0 else "▼") if item["significant"] else ""
             item["mark_text"] = (f"{delta} frente a la línea base, p ajustado (Holm) "
                                  f"{_p(result, comparison)}")
+            # What the mark stands on, shown under every compared mean (issue 49: sighted readers saw only ▲/▼).
+            p_text = _p(result, comparison)
+            item["mark_said"] = (" (por encima de la línea base)" if result["mean_delta"] > 0 else
+                                 " (por debajo de la línea base)") if item["significant"] else ""
+            item["detail"] = f"Δ {delta}; p {p_text if p_text.startswith('<') else '= ' + p_text}"
+            item["detail_title"] = (f"Diferencia con la línea base: {delta}; p ajustado por Holm: {p_text}"
+                                    + (" (la marca ▲ o ▼ la señala)" if item["significant"] else
+                                       f" (≥ {decimal(ALPHA, 2)}: sin marca)"))
         cells.append(item)
     duplication = entry["duplicated_tokens"] / corpus_tokens if entry["duplicated_tokens"] is not None \
         and corpus_tokens else None
@@ -176,13 +184,19 @@ def report_queries_of(data: dict) -> list:
 
 WIDTH, HEIGHT = 600, 320
 LEFT, RIGHT, TOP, BOTTOM = 56, 36, 16, 44
+NARROW_WIDTH, NARROW_HEIGHT = 320, 300
+"""The phone's plot: drawn at about its own size, so that its text (``FONT``) is not scaled down below 11 px."""
+FONT = 11
+"""The plot's text size in viewBox units (the page's style sheet sets the same)."""
+GLYPH = 0.62
+"""A generous width of one character of the plot's text, in ems: label boxes are estimated with it."""
 
 
 def nice_step(largest: float) -> float:
     """A round step (1, 2 or 5 times a power of ten) that cuts ``0..largest`` into 3 to 6 parts.
 
-    >>> nice_step(9794), nice_step(1), nice_step(0)
-    (2000, 0.2, 1)
+    >>> nice_step(9794), nice_step(1), nice_step(0), nice_step(0.03)
+    (2000, 0.2, 1, 0.005)
     """
     if largest <= 0:
         return 1
@@ -194,69 +208,140 @@ def nice_step(largest: float) -> float:
     return 10 * power
 
 
+def quality_axis(highest: float) -> tuple:
+    """``(top, step, places)``: the quality axis from 0 to a round ``top`` just above ``highest`` (never past 1 when
+    ``highest`` is not), cut every ``step`` and written with ``places`` decimals.
+
+    >>> quality_axis(0.974), quality_axis(0.0281), quality_axis(0.0)
+    ((1.0, 0.2, 1), (0.03, 0.005, 3), (1, 1, 0))
+    """
+    step = nice_step(highest)
+    top = round(step * max(1, math.ceil(highest / step - 1e-9)), 12)
+    places = max(0, -math.floor(math.log10(step) + 1e-9))
+    return top, step, places
+
+
 def plot(data: dict, measure: str) -> dict:
     """The plot of ``measure`` against indexed tokens, one point per configuration with its 95 % interval, as
-    coordinates in a ``WIDTH`` × ``HEIGHT`` SVG viewBox, and its values in words (the accessible text).
+    coordinates in a ``WIDTH`` × ``HEIGHT`` SVG viewBox, and its values in words (the accessible text); under
+    ``narrow``, the same plot laid out for a phone (``NARROW_WIDTH`` × ``NARROW_HEIGHT``).
 
     The cost axis is the chunking panel's own figure (indexed tokens: overlaps counted each time), over round
-    numbers around the configurations' (its ends are said in the text); the quality axis runs from 0 to 1.
+    numbers around the configurations'; the quality axis runs from 0 to a round number just above the highest
+    interval (CharIoU, about 0,01, would lie on the floor of a 0–1 axis). Each point is labelled by its name
+    where the names fit beside their points without touching each other; otherwise by its number, which the
+    ``legend`` names.
     """
+    view = _plot_layout(data, measure, WIDTH, HEIGHT)
+    view["narrow"] = _plot_layout(data, measure, NARROW_WIDTH, NARROW_HEIGHT)
+    return view
+
+
+def _plot_layout(data: dict, measure: str, width: int, height: int) -> dict:
     configs = [entry for entry in data["configs"] if entry["indexed_tokens"] is not None]
     tokens = [entry["indexed_tokens"] for entry in configs] or [0]
     step = nice_step(max(max(tokens) - min(tokens), max(tokens) * 0.2, 1))
+    if width < WIDTH:  # fewer cost ticks on a phone: their labels must not touch
+        step = nice_step(max(max(tokens) - min(tokens), max(tokens) * 0.2, 1) * 2)
     low_x = step * math.floor(min(tokens) * 0.98 / step)
     top_x = step * math.ceil(max(tokens) * 1.02 / step)
     if top_x <= low_x:
         top_x = low_x + step
-    inner_w, inner_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    highest = max([max(entry["mean"][measure], *entry["ci95"].get(measure, (0, 0))) for entry in configs] or [0])
+    top_y, step_y, places = quality_axis(min(max(highest, 0.0), 1.0))
+    left, right, top, bottom = LEFT, width - RIGHT + (12 if width < WIDTH else 0), TOP, height - BOTTOM
+    inner_w, inner_h = right - left, bottom - top
 
     def x(value):
-        return round(LEFT + inner_w * (value - low_x) / (top_x - low_x), 2)
+        return round(left + inner_w * (value - low_x) / (top_x - low_x), 2)
 
     def y(value):
-        return round(TOP + inner_h * (1 - min(max(value, 0.0), 1.0)), 2)
+        return round(top + inner_h * (1 - min(max(value, 0.0), top_y) / top_y), 2)
 
     points = []
-    for entry in configs:
+    for number, entry in enumerate(configs, 1):
         mean = entry["mean"][measure]
         low, high = entry["ci95"].get(measure, (mean, mean))
         points.append({
-            "name": entry["name"], "baseline": entry["name"] == data["baseline"],
+            "name": entry["name"], "number": str(number), "baseline": entry["name"] == data["baseline"],
             "cx": x(entry["indexed_tokens"]), "cy": y(mean), "y1": y(low), "y2": y(high),
-            "label_x": 0, "label_y": 0, "label_anchor": "start",
             "text": (f"{entry['name']}: {integer(entry['indexed_tokens'])} tokens indexados, {measure} "
                      f"{decimal(mean)} (IC 95 % {span(low, high)})"),
         })
-    placed = []  # labels beside their points, right of them where they fit, moved down past a label in the way
-    for point in sorted(points, key=lambda point: (point["cx"], point["cy"])):
-        right = point["cx"] < WIDTH - RIGHT - 70
-        point["label_x"] = round(point["cx"] + (8 if right else -8), 2)
-        point["label_anchor"] = "start" if right else "end"
-        label_y = point["cy"] + 4
-        while any(abs(other["label_x"] - point["label_x"]) < 70 and abs(other["label_y"] - label_y) < 12
-                  and other["label_anchor"] == point["label_anchor"] for other in placed):
-            label_y += 12
-        point["label_y"] = round(label_y, 2)
-        placed.append(point)
+    frame = {"left": left, "right": right, "top": top, "bottom": bottom}
+    bounds = (left + 2, 2, width - 2, bottom - 2)  # inside the SVG, above the cost axis and its ticks
+    numbered = not _place_labels(points, bounds, "name", 14)
+    if numbered:
+        _place_labels(points, bounds, "number", None)
     values = "; ".join(point["text"] for point in points)
     return {
         "measure": measure,
-        "width": WIDTH, "height": HEIGHT,
+        "width": width, "height": height,
         "title": f"{measure} frente a tokens indexados",
-        "description": (f"{measure} (eje vertical, de 0 a 1) frente a los tokens indexados (eje horizontal, de "
-                        f"{integer(int(low_x))} a {integer(int(top_x))}), un punto por configuración con su intervalo del 95 %: {values}."),
-        "x_label": "Tokens indexados (el coste del panel de chunking)",
+        "description": (f"{measure} (eje vertical, de 0 a {decimal(top_y, places)}) frente a los tokens indexados (eje "
+                        f"horizontal, de {integer(int(low_x))} a {integer(int(top_x))}), un punto por configuración con "
+                        f"su intervalo del 95 %: {values}."),
+        "x_label": "Tokens indexados (el coste del panel de chunking)" if width >= WIDTH else "Tokens indexados",
         "y_label": measure,
         "x_ticks": [{"at": x(value), "text": integer(int(value)) if float(value).is_integer() else decimal(value, 1)}
                     for value in _ticks(low_x, top_x, step)],
-        "y_ticks": [{"at": y(value), "text": decimal(value, 2)} for value in (0, 0.25, 0.5, 0.75, 1)],
-        "frame": {"left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": HEIGHT - BOTTOM},
+        "y_ticks": [{"at": y(value), "text": decimal(value, places)} for value in _ticks(0, top_y, step_y)],
+        "y_top": top_y,
+        "frame": frame,
         "points": points,
+        "legend": [{"number": point["number"], "name": point["name"]} for point in points] if numbered else [],
+        "legend_title": "Configuraciones del gráfico, por número" if numbered else "",
     }
 
 
+def label_box(x: float, y: float, text: str) -> tuple:
+    """``(left, top, right, bottom)``: a generous box around ``text`` written from ``x`` with its baseline at ``y``."""
+    return (x - 1, y - FONT, x + len(text) * FONT * GLYPH + 1, y + 0.3 * FONT)
+
+
+def _place_labels(points: list, bounds: tuple, key: str, reach) -> bool:
+    """Gives each point a label (its ``key``) whose box touches no other label, no point and stays in ``bounds``:
+    the nearest free place around its point, tried at growing distances, joined to it by a leader line when far.
+    With ``reach`` (the farthest a label may sit), says False as soon as one does not fit so near."""
+
+    def overlaps(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    def inside(box):
+        return bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1] and box[3] <= bounds[3]
+
+    taken = [(p["cx"] - 5, p["cy"] - 5, p["cx"] + 5, p["cy"] + 5) for p in points]
+    limit = reach if reach is not None else 2 * (bounds[2] - bounds[0])
+    for point in sorted(points, key=lambda point: (point["cx"], point["cy"])):
+        text = point[key]
+        wide = len(text) * FONT * GLYPH
+        found = None
+        distance = 8
+        while found is None and distance <= limit:
+            for dx, dy in ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)):
+                cx, cy = point["cx"] + dx * distance, point["cy"] + dy * distance
+                lx = cx if dx > 0 else cx - wide if dx < 0 else cx - wide / 2
+                ly = cy + 0.35 * FONT if dy == 0 else cy + FONT if dy > 0 else cy
+                box = label_box(lx, ly, text)
+                if inside(box) and not any(overlaps(box, other) for other in taken):
+                    found = (round(lx, 2), round(ly, 2), box)
+                    break
+            distance += 4
+        if found is None:
+            return False
+        point["label"] = text
+        point["label_x"], point["label_y"] = found[0], found[1]
+        point["label_anchor"] = "start"
+        box = found[2]
+        near = (min(max(point["cx"], box[0]), box[2]), min(max(point["cy"], box[1]), box[3]))
+        point["leader"] = [point["cx"], point["cy"], round(near[0], 2), round(near[1], 2)] \
+            if math.dist(near, (point["cx"], point["cy"])) > 14 else None
+        taken.append(box)
+    return True
+
+
 def _ticks(low: float, top: float, step: float) -> list:
-    return [low + step * i for i in range(int(round((top - low) / step)) + 1)]
+    return [round(low + step * i, 12) for i in range(int(round((top - low) / step)) + 1)]
 
 
 # --- the reading ---------------------------------------------------------------------------------------

@@ -167,7 +167,7 @@
 
   // --- measuring --------------------------------------------------------------------------------
 
-  const CLEARED = ["head", "rows", "warnings", "plot"];
+  const CLEARED = ["head", "rows", "warnings", "plot", "legend"];
   let previous = null; // the finished results a new measurement set aside, until it ends
 
   function clearResult() {
@@ -235,12 +235,17 @@
       if (cell.mark) {
         td.dataset.pAdjusted = cell.p_adjusted;
         td.dataset.meanDelta = cell.delta;
-        td.append(el("span", { class: "corpus-mark", "aria-hidden": "true" }, cell.mark), el("span", { class: "visually-hidden" }, ` (${cell.mark_text})`));
+        td.append(el("span", { class: "corpus-mark", "aria-hidden": "true" }, cell.mark), el("span", { class: "visually-hidden" }, cell.detail ? cell.mark_said : ` (${cell.mark_text})`));
       } else if (cell.p_adjusted !== undefined) {
         td.dataset.pAdjusted = cell.p_adjusted;
         td.dataset.meanDelta = cell.delta;
       }
       if (cell.ci_text) td.append(el("span", { class: "corpus-ci" }, cell.ci_text));
+      // Δ and p behind the mark (or its absence): seen, heard, and said in full on hover.
+      if (cell.detail) {
+        td.append(el("span", { class: "corpus-detail" }, cell.detail));
+        td.title = cell.detail_title;
+      }
       tr.append(td);
     }
     return tr;
@@ -270,14 +275,23 @@
     askDetail();
   }
 
+  let plotLayout = ""; // "wide" or "narrow": the layout drawn (Python lays out both)
+
   function drawPlot() {
     if (!view) return;
     const name = setting("plot-measure").value;
-    const plot = view.plots[name];
+    const figure = out("plot").closest("figure");
+    const wide = view.plots[name];
+    // The phone's layout wherever the desktop's would be scaled down (its text under 11 px).
+    plotLayout = figure.clientWidth >= wide.width ? "wide" : "narrow";
+    const plot = plotLayout === "wide" ? wide : wide.narrow;
     out("plot-title").textContent = plot.title;
     out("reading").textContent = view.readings[name];
     const chart = out("plot");
     chart.setAttribute("aria-label", plot.description);
+    chart.setAttribute("viewBox", `0 0 ${plot.width} ${plot.height}`);
+    chart.style.aspectRatio = `${plot.width} / ${plot.height}`;
+    chart.dataset.layout = plotLayout;
     const { left, right, top, bottom } = plot.frame;
     const parts = [
       svg("line", { x1: left, x2: right, y1: bottom, y2: bottom, class: "axis" }),
@@ -297,13 +311,32 @@
       group.append(
         svg("title", {}, point.text),
         svg("line", { x1: point.cx, x2: point.cx, y1: point.y1, y2: point.y2, class: "interval" }),
-        svg("circle", { cx: point.cx, cy: point.cy, r: 4.5 }),
-        svg("text", { x: point.label_x, y: point.label_y, "text-anchor": point.label_anchor, class: "name" }, point.name)
+        svg("circle", { cx: point.cx, cy: point.cy, r: 4.5 })
       );
+      if (point.leader) {
+        const [x1, y1, x2, y2] = point.leader;
+        group.append(svg("line", { x1, y1, x2, y2, class: "leader" }));
+      }
+      group.append(svg("text", { x: point.label_x, y: point.label_y, "text-anchor": point.label_anchor, class: "name" }, point.label));
       parts.push(group);
     }
     chart.replaceChildren(...parts);
+    const legend = out("legend");
+    legend.replaceChildren(
+      ...plot.legend.map((item) => {
+        const entry = el("li", { "data-config": item.name });
+        entry.append(el("span", { class: "corpus-legend-number" }, item.number), " ", item.name);
+        return entry;
+      })
+    );
+    legend.setAttribute("aria-label", plot.legend_title);
+    legend.hidden = plot.legend.length === 0;
   }
+  // A change of width that changes the layout (a phone turned, a window resized) draws the plot again.
+  new ResizeObserver(() => {
+    const figure = out("plot").closest("figure");
+    if (view && !out("after").hidden && (figure.clientWidth >= view.plots[setting("plot-measure").value].width ? "wide" : "narrow") !== plotLayout) drawPlot();
+  }).observe(out("plot").closest("figure"));
   setting("plot-measure").addEventListener("change", drawPlot);
 
   // --- one query in detail --------------------------------------------------------------------------

@@ -100,6 +100,7 @@
           ? fill(WORDS.chosen_sample, item.name)
           : WORDS.chosen_text;
     $(`[data-slot-status="${slot}"]`).textContent = said;
+    $(`[data-clear-for="${slot}"]`).hidden = !item;
     if (item) reveal(slot);
     const source = $(`[data-fuse-source-for="${slot}"]`);
     if (source) source.hidden = !item;
@@ -143,6 +144,12 @@
       choose(slot, file ? { name: file.name, file } : null);
     });
     const area = $(`[data-paste-for="${slot}"]`);
+    $(`[data-clear-for="${slot}"]`).addEventListener("click", () => {
+      input.value = "";
+      area.value = "";
+      choose(slot, null);
+      $(`[data-pick-for="${slot}"]`).focus(); // «Quitar» hides itself
+    });
     area.addEventListener("input", () => {
       input.value = "";
       choose(slot, area.value.trim() ? { name: WORDS.pasted[slot], text: area.value } : null);

@@ -654,6 +654,27 @@
       changed(name);
     });
   }
+  // ↑ and ↓ in a number field step it as a number input would: by 1, or with Shift or PageUp/PageDown by its
+  // slider's own step (fitStep keeps it in data-step; 10 without a slider), between the control's bounds (raglab_core.lab.form, data-min/data-max).
+  // Text that is not a whole number is left alone: the field's error says what is wrong with it.
+  const STEP_KEYS = { ArrowUp: [1, false], ArrowDown: [-1, false], PageUp: [1, true], PageDown: [-1, true] };
+  for (const name of NAMES) {
+    const field = controls[name];
+    if (field.type !== "text" || field.dataset.min === undefined) continue;
+    const companion = document.querySelector(`[data-companion-for="${name}"]`);
+    field.addEventListener("keydown", (event) => {
+      const [sign, page] = STEP_KEYS[event.key] || [0, false];
+      if (!sign || !/^\d+$/.test(field.value.trim())) return;
+      event.preventDefault();
+      const by = event.shiftKey || page ? (companion ? Number(companion.dataset.step || companion.step) : 10) : 1;
+      const value = Number(field.value.trim());
+      const [low, high] = [Number(field.dataset.min), Number(field.dataset.max)];
+      const next = Math.max(Math.min(low, value), Math.min(Math.max(high, value), value + sign * by));
+      if (next === value) return;
+      field.value = String(next);
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
   for (const doc of documents) {
     gradeSelects[doc.id].addEventListener("change", () => {
       raw.grades = gradesOfSelects();

@@ -291,3 +291,60 @@ def test_spans_whose_document_is_not_in_the_corpus_are_left_out_with_a_warning_a
     # Their queries, left with no evidence, are said too; the reading warns before its numbers.
     assert "queries_without_evidence" in [warning["code"] for warning in view["warnings"]]
     assert view["readings"][view["lead"]].startswith("Atención: hay avisos")
+
+
+def test_the_plots_quality_axis_fits_the_measure_and_many_labels_never_touch(sample):
+    """Issue 49: CharIoU (about 0,01) on a 0–1 axis lay on the floor; 24 configurations' names collided and spilled
+    under the axis. The axis ends at a round number just above the highest interval; the labels, names or numbers
+    (then a legend), keep apart and inside the plot, in the desktop's layout and the phone's."""
+    from itertools import combinations
+
+    from raglab_core.corpus.panel import label_box, plot
+
+    _, view, _, _ = sample
+    data = sample[0].data
+    plotted = view["plots"]["CharIoU@10"]
+    highest = max(max(c["mean"]["CharIoU@10"], *c["ci95"]["CharIoU@10"]) for c in data["configs"])
+    assert highest < 0.2
+    ticks = [float(t["text"].replace(",", ".")) for t in plotted["y_ticks"]]
+    assert ticks[0] == 0 and ticks[-2] < highest <= ticks[-1] == plotted["y_top"] and 3 <= len(ticks) <= 7
+    assert plotted["y_ticks"][-1]["at"] == plotted["frame"]["top"]
+    assert f"de 0 a {plotted['y_ticks'][-1]['text']})" in plotted["description"]
+    assert view["plots"]["Ceiling"]["y_ticks"][-1]["text"] == "1,0"  # a measure near 1 keeps the whole axis
+    assert plotted["legend"] == [] and [p["label"] for p in plotted["points"]] == ["64:0", "128:16", "256:32"]
+
+    configs = [{"name": f"{64 * (1 + i % 6)}:{8 * (i // 6)}", "indexed_tokens": 9000 + 40 * i,
+                "mean": {"CharIoU@5": 0.010 + 0.0004 * i}, "ci95": {"CharIoU@5": (0.006 + 0.0004 * i, 0.014 + 0.0004 * i)}}
+               for i in range(24)]
+    many = plot({"configs": configs, "baseline": "64:0"}, "CharIoU@5")
+    for layout in (many, many["narrow"]):
+        assert [t["text"] for t in layout["y_ticks"]] == ["0,000", "0,005", "0,010", "0,015", "0,020", "0,025"]
+        assert [p["label"] for p in layout["points"]] == [str(n) for n in range(1, 25)]
+        assert [(item["number"], item["name"]) for item in layout["legend"]][:2] == [("1", "64:0"), ("2", "128:0")]
+        boxes = [label_box(p["label_x"], p["label_y"], p["label"]) for p in layout["points"]]
+        assert not [(a, b) for a, b in combinations(boxes, 2) if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]]
+        frame = layout["frame"]
+        assert all(frame["left"] <= box[0] and box[2] <= layout["width"] and 0 <= box[1] and box[3] <= frame["bottom"]
+                   for box in boxes)
+    assert many["narrow"]["width"] == 320 and many["width"] == 600
+
+
+def test_each_compared_cell_gives_its_difference_and_p_value(sample):
+    """Issue 49: the table showed sighted readers only ▲/▼; every compared cell now says Δ and Holm p, on screen
+    and in full on hover, and the mark's meaning is what a screen reader hears for it."""
+    session, view, _, _ = sample
+    pairs = {p["candidate"]: p for p in session.data["comparisons"]}
+    row = view["rows"][2]
+    assert row["name"] == "256:32" and not any("detail" in cell for cell in view["rows"][1]["cells"])  # the baseline
+    for cell in row["cells"]:
+        result = pairs["256:32"]["metrics"][cell["measure"]]
+        delta = f"{result['mean_delta']:+.3f}".replace(".", ",").replace("-", "−")
+        p = adjusted_text(result["p_value_adjusted"], 10_000, 2, result["p_value_exact"])
+        assert cell["detail"] == f"Δ {delta}; p {p if p.startswith('<') else '= ' + p}", cell
+        assert cell["detail_title"].startswith(f"Diferencia con la línea base: {delta}; p ajustado por Holm: {p}")
+        if result["p_value_adjusted"] < 0.05:
+            assert cell["mark"] == ("▲" if result["mean_delta"] > 0 else "▼")
+            assert cell["mark_said"] == (" (por encima de la línea base)" if result["mean_delta"] > 0 else
+                                         " (por debajo de la línea base)")
+        else:
+            assert cell["mark"] == cell["mark_said"] == "" and "sin marca" in cell["detail_title"]
