@@ -250,7 +250,7 @@
     const name = setting("plot-measure").value;
     const plot = view.plots[name];
     out("plot-title").textContent = plot.title;
-    out("reading").textContent = view.readings[name];
+    kit.reading(out("reading"), view.readings[name]);
     const chart = out("plot");
     chart.setAttribute("aria-label", plot.description);
     const { left, right, top, bottom } = plot.frame;
