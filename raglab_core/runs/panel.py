@@ -256,6 +256,7 @@ def _summary(report, runs) -> str:
         f"{count(queries, 'consulta evaluada', 'consultas evaluadas')} con {spanish_list(report['measures'])} "
         f"({TIES_TEXT[report['ties']]})."
     )
+    text += gain_note(report["measures"])
     for name, result in runs:
         skipped = []
         if result.not_in_qrels:
@@ -266,6 +267,29 @@ def _summary(report, runs) -> str:
             one = len(skipped) == 1 and len(result.not_in_qrels or result.not_in_run) == 1
             text += f" «{name}»: se omite{'' if one else 'n'} {' y '.join(skipped)}."
     return text
+
+
+def gain_note(labels) -> str:
+    """Which gain each nDCG of the panel uses, beside the lab's, whose nDCG@k shares the name (issue 49): the
+    panel's ``nDCG@k`` is trec_eval's (linear gain), the lab's is ``nDCG(dcg='exp-log2')@k`` (2^g − 1).
+
+    >>> gain_note(["nDCG@10", "R@100"])
+    " nDCG@10 usa aquí la ganancia lineal g, como trec_eval; el nDCG@k del laboratorio usa 2^g − 1 (aquí, nDCG(dcg='exp-log2')@10)."
+    >>> gain_note(["nDCG(dcg='exp-log2')@10"]), gain_note(["P@5"])
+    (" nDCG(dcg='exp-log2')@10 usa la ganancia 2^g − 1, la del nDCG@k del laboratorio.", '')
+    """
+    ndcg = [label for label in labels if label.startswith("nDCG")]
+    linear = [label for label in ndcg if "exp-log2" not in label]
+    exponential = [label for label in ndcg if "exp-log2" in label]
+    said = []
+    if linear:
+        cut = linear[0].partition("@")[2]
+        said.append(f"{spanish_list(linear)} {'usa' if len(linear) == 1 else 'usan'} aquí la ganancia lineal g, como "
+                    f"trec_eval; el nDCG@k del laboratorio usa 2^g − 1 (aquí, nDCG(dcg='exp-log2'){'@' + cut if cut else ''}).")
+    if exponential and not linear:
+        said.append(f"{spanish_list(exponential)} {'usa' if len(exponential) == 1 else 'usan'} la ganancia 2^g − 1, la "
+                    "del nDCG@k del laboratorio.")
+    return "".join(f" {sentence}" for sentence in said)
 
 
 def _rows(report, two) -> list:

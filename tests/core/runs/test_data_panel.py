@@ -43,7 +43,8 @@ def test_panel_numbers_are_the_reports():
     assert [m["p_value"]["raw"] for m in compared] == [report["comparison"]["metrics"][m]["p_value"] for m in labels]
     assert view["summary"] == (
         "40 consultas evaluadas con nDCG@10, R@100, RR@10, Success@10, AP@100 y Judged@10 "
-        "(empates en doble precisión, como trec_eval 10 y ranx)."
+        "(empates en doble precisión, como trec_eval 10 y ranx). nDCG@10 usa aquí la ganancia lineal g, como "
+        "trec_eval; el nDCG@k del laboratorio usa 2^g − 1 (aquí, nDCG(dcg='exp-log2')@10)."  # issue 49: one name, two gains
     )
     bars = view["comparison"]["chart"]["bars"]
     assert [bar["raw"] for bar in bars] == sorted((bar["raw"] for bar in bars), reverse=True)
@@ -413,3 +414,16 @@ def test_thirteen_runs_are_refused_and_the_fused_name_says_what_it_is():
     session = EvaluationSession({"qrels": "q", "runs": ["x", "y", "z"], "fusion": {
         "runs": [0, 2], "method": "wsum", "norm": "zmuv", "weights": "0.3,0.7"}})
     assert session.names == ["x", "y", "z", "WSUM(0,3·a + 0,7·c; zmuv)"]
+
+
+def test_the_two_ndcg_gains_are_named_where_each_is_shown():
+    """Issue 49: the lab's nDCG@k (2^g − 1) and «Tus datos»'s nDCG@10 (linear) share a name on one page."""
+    import yaml
+
+    definition = yaml.safe_load((ROOT / "site_src" / "config.yaml").read_text("utf-8"))["glossary"]["ndcg"]["text"]
+    assert "2^g − 1" in definition and "el nDCG@10 de «Tus datos», como trec_eval, usa la ganancia lineal g" in definition
+    both = evaluate_files(sample("qrels"), [sample("run-bm25")], "nDCG@10 nDCG(dcg='exp-log2')@10")["summary"]
+    assert "nDCG@10 usa aquí la ganancia lineal g, como trec_eval; el nDCG@k del laboratorio usa 2^g − 1" in both
+    lab = evaluate_files(sample("qrels"), [sample("run-bm25")], "nDCG(dcg='exp-log2')@5")["summary"]
+    assert lab.endswith("nDCG(dcg='exp-log2')@5 usa la ganancia 2^g − 1, la del nDCG@k del laboratorio.")
+    assert "ganancia" not in evaluate_files(sample("qrels"), [sample("run-bm25")], "P@5")["summary"]
