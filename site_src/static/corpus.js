@@ -142,6 +142,8 @@
       const sweep = setting("sweep");
       const listed = sweep.value.split(/[\s,]+/).filter(Boolean);
       if (!listed.includes(name)) sweep.value = [name, ...listed].join(" ");
+      // The configuration the reader came with is the baseline, whether it was listed or not (and WORDS.carried says so).
+      setting("baseline").value = name;
       panel.scrollIntoView({ block: "start" });
       sweep.focus();
       statusLine.textContent = WORDS.carried.replace("{name}", name);

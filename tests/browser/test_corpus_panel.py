@@ -126,6 +126,11 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     sweep = page.locator('[data-setting="sweep"]')
     expect(sweep).to_be_focused()
     assert sweep.input_value() == f"{chunk}:{overlap} {DEFAULT_SWEEP}" or f"{chunk}:{overlap}" in DEFAULT_SWEEP.split()
+    # The configuration the reader came with is the baseline, and the page says so (issue 49).
+    expect(page.locator('[data-panel="corpus"] [data-setting="baseline"]')).to_have_value(f"{chunk}:{overlap}")
+    expect(page.locator("[data-corpus-status]")).to_have_text(
+        f"Añadida la configuración {chunk}:{overlap} del panel de chunking, como línea base: cada configuración se "
+        "compara con ella (cámbiala en «Línea base»).")
     page.evaluate("""() => { window.__cancelled = false;
       const status = document.querySelector('[data-corpus-status]');
       new MutationObserver(() => {
@@ -145,6 +150,7 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     page.set_input_files('[data-file-for="queries"]', files=[{
         "name": "queries.tsv", "mimeType": "text/plain", "buffer": b"q1\tinflation\n"}])
     page.fill('[data-setting="sweep"]', "256:32")
+    page.fill('[data-panel="corpus"] [data-setting="baseline"]', "")  # the link's baseline is no longer listed
     page.click('[data-action="corpus-run"]')
     error = page.locator("[data-corpus-error]")
     expect(error).to_contain_text("«spans.jsonl», línea 1", timeout=120_000)
