@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from raglab_core.corpus.panel import DEFAULT_SWEEP
 
 from ..conftest import ROOT
+from ..support.lab_page import RENDERED_TEXT
 
 SAMPLE = ROOT / "site_src" / "data" / "corpus"
 SWEEP = "128:0 256:32 512:64"
@@ -80,6 +81,10 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
     reading = panel.locator('[data-corpus-output="reading"]')
     expect(reading).to_contain_text("BM25")
     expect(reading).not_to_contain_text("la mejor")
+    # Verdict first (issue 49): the bold verdict opens it, at most 80 words show before a closed «Cómo leer esto».
+    expect(reading.locator(":scope > :first-child")).to_have_class("reading-verdict")
+    expect(reading.locator(":scope > details.reading-more:not([open]) > summary")).to_have_text("Cómo leer esto")
+    assert len(page.evaluate(RENDERED_TEXT, '[data-corpus-output="reading"]').split()) <= 80
 
     with page.expect_download() as download:
         page.click('[data-action="corpus-download-json"]')
