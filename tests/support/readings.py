@@ -53,5 +53,5 @@ def opens_with_its_verdict(parts: dict) -> bool:
     sentences = [s for s in verdict.replace("...", "").split(". ") if s]
     first = visible(parts)[1]
     return (first == ("reading-warning" if parts["warning"] else "reading-verdict")
-            and f"<strong>" in html.split("</p>", 2)[1 if parts["warning"] else 0]
+            and "<strong>" in html.split("</p>", 2)[1 if parts["warning"] else 0]
             and len(verdict.split()) <= 32 and len(sentences) == 1)
