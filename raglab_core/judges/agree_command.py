@@ -76,28 +76,30 @@ def run(args, parser) -> int:
         parser.error(error.render("en"))
     paths = args.runs
     lettered = slots(len(paths))
-    readings = [Reading(path, paths, measures, keep_going=True) for path in (args.reference, args.judge)]
-    for reading in readings:
-        try:  # every file is read, so that all bad ones are reported
-            _read(reading)
-        except OSError as failure:
-            return cannot_read(f"{parser.prog} agree", failure, reading.name)
-    errors = []
-    for reading in readings:  # a bad run is found by both readings: said once
-        errors += [text for text in (error.render("en") for error in reading.errors) if text not in errors]
+    # the judge's qrels first, then the reference's and each run, read once and evaluated with both qrels
+    judged = Reading(args.judge, [], measures, keep_going=True)
+    reading = judged
+    try:  # every file is read, so that all bad ones are reported
+        _read(judged)
+        reading = Reading(args.reference, paths, measures, keep_going=True, also=judged.qrels)
+        _read(reading)
+    except OSError as failure:
+        return cannot_read(f"{parser.prog} agree", failure, reading.name)
+    errors = [error.render("en") for error in reading.errors + judged.errors]
+    evaluations = (reading.evaluations, reading.also_evaluations)
     names = run_names(paths)
     if not errors:
-        for reading, path in zip(readings, (args.reference, args.judge)):
+        for evaluated, path in zip(evaluations, (args.reference, args.judge)):
             try:
-                require_common_queries([(name, reading.evaluations[slot]) for slot, name in zip(lettered, names)],
+                require_common_queries([(name, evaluated[slot]) for slot, name in zip(lettered, names)],
                                        os.path.basename(path))
             except LabError as error:
                 errors.append(error.render("en"))
     if errors:
         return malformed(errors)
-    runs = [(name, readings[0].evaluations[slot], readings[1].evaluations[slot]) for slot, name in zip(lettered, names)]
-    report = agreement_report(os.path.basename(args.reference), readings[0].qrels, os.path.basename(args.judge),
-                              readings[1].qrels, runs, args.reference_max, args.judge_max, args.missing)
+    runs = [(name, evaluations[0][slot], evaluations[1][slot]) for slot, name in zip(lettered, names)]
+    report = agreement_report(os.path.basename(args.reference), reading.qrels, os.path.basename(args.judge),
+                              judged.qrels, runs, args.reference_max, args.judge_max, args.missing)
     for warning in report["warnings"]:
         print(f"warning: {warning['message']}", file=sys.stderr)
     sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n" if args.json else format_text(report))
