@@ -91,14 +91,30 @@ def pool(runs, depth: int, judged=None) -> list[tuple[str, str]]:
     return pairs
 
 
-def _draw(count: int, n: int, rng: random.Random) -> list[int]:
-    """``n`` of the indices ``0 … count − 1``, drawn by a partial Fisher–Yates shuffle using ``rng.random()``
-    only, in ascending order."""
+def _permutation(count: int, n: int, rng: random.Random) -> list[int]:
+    """The first ``n`` places of a Fisher–Yates shuffle of ``0 … count − 1`` that uses ``rng.random()`` only
+    (``j = i + int(random() * (count − i))``), in the order drawn."""
     indices = list(range(count))
     for i in range(n):
         j = i + int(rng.random() * (count - i))
         indices[i], indices[j] = indices[j], indices[i]
-    return sorted(indices[:n])
+    return indices[:n]
+
+
+def _draw(count: int, n: int, rng: random.Random) -> list[int]:
+    """``n`` of the indices ``0 … count − 1`` drawn by :func:`_permutation`, in ascending order."""
+    return sorted(_permutation(count, n, rng))
+
+
+def shuffled(items, rng: random.Random) -> list:
+    """``items`` in the order of a Fisher–Yates shuffle drawn from ``rng.random()`` alone (the same sequence in
+    every Python version and in Pyodide, unlike :meth:`random.Random.shuffle`).
+
+    >>> shuffled(["a", "b", "c", "d"], random.Random(42))
+    ['c', 'b', 'a', 'd']
+    """
+    items = list(items)
+    return [items[i] for i in _permutation(len(items), len(items), rng)]
 
 
 def sample(pairs, n: int, seed: int = DEFAULT_SEED) -> list:
