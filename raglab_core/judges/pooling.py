@@ -48,6 +48,7 @@ generator. Cochran, *Sampling Techniques*, 3rd ed., 1977, ch. 5 (proportional al
 
 import math
 import random
+from itertools import zip_longest
 
 from ..errors import LabError
 from ..runs.evaluation import trec_order
@@ -75,19 +76,19 @@ def pool(runs, depth: int, judged=None) -> list[tuple[str, str]]:
     """
     _check_count(depth, "depth", 1)
     judged = judged or {}
-    best = {}  # qid -> {docid: best rank}
-    for run in runs:
-        for qid, scores in run.items():
-            ranks = best.setdefault(qid, {})
-            for rank, docid in enumerate(trec_order(scores, depth), 1):
-                if ranks.get(docid, rank + 1) > rank:
-                    ranks[docid] = rank
+    runs = list(runs)
     pairs = []
-    for qid in sorted(best):
-        done = judged.get(qid, {})
-        ranks = best[qid]
-        pairs.extend((qid, docid) for docid in sorted(ranks, key=lambda docid: (ranks[docid], docid))
-                     if docid not in done)
+    for qid in sorted({qid for run in runs for qid in run}):
+        orders = [trec_order(run[qid], depth) for run in runs if qid in run]
+        seen = set(judged.get(qid, ()))  # the judged are never new
+        # rank by rank over the runs: a document first met at rank r has best rank r (set operations, in C)
+        for tier in zip_longest(*orders):
+            new = set(tier)
+            new.discard(None)
+            new -= seen
+            if new:
+                seen |= new
+                pairs.extend((qid, docid) for docid in sorted(new))
     return pairs
 
 
