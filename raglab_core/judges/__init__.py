@@ -1,4 +1,4 @@
-"""Judgments compared: how far a judge's qrels (a model's, say) agree with a reference's (people's), label by label
+"""Judgments compared and made: how far a judge's qrels (a model's, say) agree with a reference's (people's), label by label
 and system by system (DESIGN §4.12).
 
 * :mod:`~raglab_core.judges.labels`: the pairs compared and every label measure (confusion matrix, exact, Cohen's
@@ -6,7 +6,9 @@ and system by system (DESIGN §4.12).
 * :mod:`~raglab_core.judges.systems`: the runs' order under either qrels (Kendall's τ-b, τ_AP, Spearman's ρ) and
   the pairs of runs that flip;
 * :mod:`~raglab_core.judges.agreement`: the report both edges give (``agree --json``), with its warnings;
-* :mod:`~raglab_core.judges.agree_command`: the ``agree`` command.
+* :mod:`~raglab_core.judges.agree_command`: the ``agree`` command;
+* :mod:`~raglab_core.judges.pooling`: which pairs to judge (depth-k pools, seeded and stratified samples,
+  DESIGN §4.13).
 
 It imports the kernel and :mod:`raglab_core.runs` (its readers, evaluation, comparison and statistics), never
 :mod:`raglab_core.lab`.
