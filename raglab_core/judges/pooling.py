@@ -51,6 +51,7 @@ import random
 
 from ..errors import LabError
 from ..runs.evaluation import trec_order
+from ..runs.trec import QrelsReader, RunNotGrouped, RunReader
 from .agreement import Notice
 
 DEFAULT_SEED = 42
@@ -211,3 +212,40 @@ def pool_text(pairs) -> str:
     'q1\\ta\\nq2\\tb\\n'
     """
     return "".join(f"{qid}\t{docid}\n" for qid, docid in pairs)
+
+
+def read_tops(name: str, chunks, depth: int) -> dict:
+    """A run's top ``depth`` documents per query, ``{qid: {docid: score}}``, read as ``eval`` reads a run
+    (:class:`~raglab_core.runs.trec.RunReader`: TREC or JSON, errors naming the file and line): ``chunks()``
+    gives its text, an iterable of chunks, anew at each call. Its lines grouped by query, one query is held at a
+    time; otherwise it is read again, held whole. The pool of the tops is the pool of the runs.
+
+    >>> read_tops("r.txt", lambda: ["q1 Q0 a 1 0.5 t\\nq1 Q0 b 2 0.9 t\\nq2 Q0 c 1 1 t\\nq1 Q0 d 3 0.7 t\\n"], 2)
+    {'q1': {'b': 0.9, 'd': 0.7}, 'q2': {'c': 1.0}}
+    """
+    _check_count(depth, "depth", 1)
+    for grouped in (True, False):
+        tops = {}
+        reader = RunReader(name, lambda qid, scores: tops.__setitem__(qid, {
+            docid: scores[docid] for docid in trec_order(scores, depth)}), grouped)
+        try:
+            for text in chunks():
+                reader.feed(text)
+            reader.close()
+        except RunNotGrouped:
+            continue
+        return tops
+    raise AssertionError("a run read whole is never ungrouped")  # pragma: no cover
+
+
+def read_qrels(name: str, chunks) -> dict:
+    """Qrels ``{qid: {docid: grade}}`` read as ``eval`` reads them (TREC, BEIR TSV or JSON); ``chunks()`` as in
+    :func:`read_tops`.
+
+    >>> read_qrels("q.txt", lambda: ["q1 0 a 2\\nq1 0 ", "b 0\\n"])
+    {'q1': {'a': 2, 'b': 0}}
+    """
+    reader = QrelsReader(name)
+    for text in chunks():
+        reader.feed(text)
+    return reader.close()
