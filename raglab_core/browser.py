@@ -414,18 +414,19 @@ class JudgeDesk:
 
     def __init__(self, job_json: str, texts_json: str):
         self.job = json.loads(job_json)
+        from types import SimpleNamespace
+
         texts = json.loads(texts_json)
         self.queries = texts.get("queries") or {}
-        self.documents = texts.get("documents") or {}
+        self.documents = {doc_id: SimpleNamespace(title=document.get("title") or "", text=document.get("text") or "")
+                          for doc_id, document in (texts.get("documents") or {}).items()}
 
-    def view(self, index: int, grades_json: str, spent_ms: float = 0) -> str:
-        """Pair ``index``: :func:`raglab_core.judges.judging.pair_view`, with the time spent worded."""
+    def view(self, index: int, grades_json: str) -> str:
+        """Pair ``index``: :func:`raglab_core.judges.judging.pair_view`."""
         from .judges.judging import pair_view
-        from .judges.page_texts import spent
 
         try:
             view = pair_view(self.job, int(index), json.loads(grades_json), self.queries, self.documents)
-            view["spent"] = spent(float(spent_ms or 0))
             return json.dumps({"ok": True, "view": view}, allow_nan=False)
         except LabError as error:
             return json.dumps({"ok": False, "message": str(error)})

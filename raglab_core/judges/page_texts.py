@@ -37,20 +37,6 @@ def missing_texts(missing: int, total: int) -> str:
     return f"A {integer(missing)} de los {integer(total)} pares {verb} el texto de la consulta o del documento: se muestran vacíos."
 
 
-def spent(ms: float) -> str:
-    """The time spent judging, for the progress line.
-
-    >>> spent(0), spent(61_000), spent(3_725_000)
-    ('0 s', '1 min 1 s', '1 h 2 min')
-    """
-    seconds = max(0, int(ms // 1000))
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
-
-
 def page_words() -> dict:
     """The sentences juzgar.js shows, by name (the build puts them in the page's configuration)."""
     return {

@@ -93,6 +93,7 @@ class JudgeSession(StreamSession):
         self.job, self.grades, self.queries, self.documents = None, {}, {}, {}
         self.needed_queries, self.needed_documents = set(), set()
         self.reader, self.parts = None, []
+        self.notes = []
 
     # --- the files' names, as errors give them ------------------------------------------------
 
@@ -199,27 +200,36 @@ class JudgeSession(StreamSession):
         from . import judging, pooling
 
         settings = dict(self.settings)
-        if self.judge is not None:
-            exclude = {(q, d) for q, docs in (self.judged or {}).items() for d in docs}
-            count = settings["sample"] or sum(len(docs) for docs in self.judge.values())
-            pairs = pooling.stratified(self.judge, count, settings["seed"], exclude=exclude)
-        else:
-            if self.pool_pairs is not None:
-                judged = self.judged or {}
-                pairs = [(q, d) for q, d in self.pool_pairs if d not in judged.get(q, {})]
-            else:
-                pairs = pooling.pool(self.runs, settings["depth"], self.judged)
+        if self.runs:
+            pairs, notices = pooling.choose(self.runs, settings["depth"], self.judged, settings["sample"],
+                                            settings["seed"], self.judge)
+            self.notes += [notice.render("es") for notice in notices if notice.code != "pool_empty"]
+        elif self.pool_pairs is not None:
+            judged = self.judged or {}
+            pairs = [(q, d) for q, d in self.pool_pairs if d not in judged.get(q, {})]
             if settings["sample"]:
                 pairs = pooling.sample(pairs, settings["sample"], settings["seed"])
+        else:  # a model's qrels alone: the sample is drawn from every pair it grades
+            count = settings["sample"] or sum(len(docs) for docs in self.judge.values())
+            pairs = pooling.stratified(self.judge, count, settings["seed"], exclude=self.judged)
         if not pairs:
             raise LabError.page(judge_words.NO_PAIRS, field="run-a")
-        inputs = {key: value for key, value in self.names.items() if value}
+        inputs = {}
+        for key, value in self.names.items():
+            size = self.sizes.get("A" if key == "runs" else key)
+            if key == "runs":
+                for slot, name in self.slots.items():
+                    inputs["run-" + slot.lower()] = {"name": name, "size": self.sizes.get(slot)}
+            elif key == "corpus" and value:
+                inputs["corpus"] = {"name": ", ".join(value), "size": sum(size) if isinstance(size, list) else size}
+            elif value:
+                inputs[key] = {"name": value, "size": size}
         self.judge = None  # its grades are never kept, nor shown
         self.job = judging.make_job(settings, pairs, inputs)
 
     def finish(self) -> dict:
         missing = [pair for pair in self.job["pairs"] if pair[0] not in self.queries or pair[1] not in self.documents]
-        notes = []
+        notes = list(self.notes)
         if missing:
             notes.append(judge_words.missing_texts(len(missing), len(self.job["pairs"])))
         return {"job": self.job, "grades": self.grades, "notes": notes,

@@ -22,7 +22,7 @@ export function answer(message, post, kit, python) {
     post("judge-loaded", { id, job: deskJob });
   } else if (message.type === "judge-view") {
     if (!desk || deskJob !== message.job) return;
-    const answered = JSON.parse(desk.view(message.index, JSON.stringify(message.grades), message.spent || 0));
+    const answered = JSON.parse(desk.view(message.index, JSON.stringify(message.grades)));
     post("judge-pair", { id, job: deskJob, index: message.index, ...answered });
   } else if (message.type === "judge-export") {
     if (!desk || deskJob !== message.job) return;
