@@ -417,6 +417,11 @@ MESSAGES = {
     "no_queries": ("the file holds no queries", "el fichero no contiene ninguna consulta"),
     "no_spans": ("the file holds no evidence spans", "el fichero no contiene ningún fragmento de evidencia"),
     "no_chunks": ("the file holds no chunks", "el fichero no contiene ningún chunk"),
+    "pool_columns": (
+        "expected 2 columns separated by one tab (query_id<TAB>doc_id), found {found}",
+        "se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay {found}",
+    ),
+    "no_pairs": ("the file holds no pairs", "el fichero no contiene ningún par"),
     "query_columns": (
         "expected 2 tab-separated columns (id<TAB>text), found {found}",
         "se esperaban 2 columnas separadas por tabuladores (id<TAB>texto) y hay {found}",

@@ -48,6 +48,7 @@ generator. Cochran, *Sampling Techniques*, 3rd ed., 1977, ch. 5 (proportional al
 
 import math
 import random
+from itertools import zip_longest
 
 from ..errors import LabError
 from ..runs.evaluation import trec_order
@@ -75,30 +76,46 @@ def pool(runs, depth: int, judged=None) -> list[tuple[str, str]]:
     """
     _check_count(depth, "depth", 1)
     judged = judged or {}
-    best = {}  # qid -> {docid: best rank}
-    for run in runs:
-        for qid, scores in run.items():
-            ranks = best.setdefault(qid, {})
-            for rank, docid in enumerate(trec_order(scores, depth), 1):
-                if ranks.get(docid, rank + 1) > rank:
-                    ranks[docid] = rank
+    runs = list(runs)
     pairs = []
-    for qid in sorted(best):
-        done = judged.get(qid, {})
-        ranks = best[qid]
-        pairs.extend((qid, docid) for docid in sorted(ranks, key=lambda docid: (ranks[docid], docid))
-                     if docid not in done)
+    for qid in sorted({qid for run in runs for qid in run}):
+        orders = [trec_order(run[qid], depth) for run in runs if qid in run]
+        seen = set(judged.get(qid, ()))  # the judged are never new
+        # rank by rank over the runs: a document first met at rank r has best rank r (set operations, in C)
+        for tier in zip_longest(*orders):
+            new = set(tier)
+            new.discard(None)
+            new -= seen
+            if new:
+                seen |= new
+                pairs.extend((qid, docid) for docid in sorted(new))
     return pairs
 
 
-def _draw(count: int, n: int, rng: random.Random) -> list[int]:
-    """``n`` of the indices ``0 … count − 1``, drawn by a partial Fisher–Yates shuffle using ``rng.random()``
-    only, in ascending order."""
+def _permutation(count: int, n: int, rng: random.Random) -> list[int]:
+    """The first ``n`` places of a Fisher–Yates shuffle of ``0 … count − 1`` that uses ``rng.random()`` only
+    (``j = i + int(random() * (count − i))``), in the order drawn."""
     indices = list(range(count))
     for i in range(n):
         j = i + int(rng.random() * (count - i))
         indices[i], indices[j] = indices[j], indices[i]
-    return sorted(indices[:n])
+    return indices[:n]
+
+
+def _draw(count: int, n: int, rng: random.Random) -> list[int]:
+    """``n`` of the indices ``0 … count − 1`` drawn by :func:`_permutation`, in ascending order."""
+    return sorted(_permutation(count, n, rng))
+
+
+def shuffled(items, rng: random.Random) -> list:
+    """``items`` in the order of a Fisher–Yates shuffle drawn from ``rng.random()`` alone (the same sequence in
+    every Python version and in Pyodide, unlike :meth:`random.Random.shuffle`).
+
+    >>> shuffled(["a", "b", "c", "d"], random.Random(42))
+    ['c', 'b', 'a', 'd']
+    """
+    items = list(items)
+    return [items[i] for i in _permutation(len(items), len(items), rng)]
 
 
 def sample(pairs, n: int, seed: int = DEFAULT_SEED) -> list:
