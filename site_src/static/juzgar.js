@@ -127,7 +127,7 @@
       try {
         request = indexedDB.open("raglab-juzgar", 1);
       } catch (error) {
-        console.warn("raglab: no IndexedDB", error);
+        console.warn("raglab: IndexedDB unavailable", error);
         return resolve(null);
       }
       request.onupgradeneeded = () => {
