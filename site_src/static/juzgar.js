@@ -50,16 +50,17 @@
   let ready = null; // settles when Python is ready (true) or failed (false)
   let loaded = null; // the job id the worker's desk holds
 
-  function spawn() {
+  /** Start a worker; `quiet`: one started again after «Cancelar», whose loading the status does not tell. */
+  function spawn(quiet = false) {
     worker = new Worker(absolute(config.worker), { type: "module" });
     let settle;
     ready = new Promise((resolve) => (settle = resolve));
     loaded = null;
     worker.addEventListener("message", (event) => {
       const message = event.data;
-      if (message.type === "boot-progress") return showStatus(message.text, message.fraction);
+      if (message.type === "boot-progress") return quiet || showStatus(message.text, message.fraction);
       if (message.type === "boot-ready") {
-        showStatus(W.ready);
+        if (!quiet) showStatus(W.ready);
         document.documentElement.dataset.judgeReady = "true";
         return settle(true);
       }
@@ -535,7 +536,8 @@
     lastRequest = request;
     const answer = await ask("judge-make", { request }, (message) => showStatus(message.text, message.fraction));
     ui.cancel.hidden = true;
-    showStatus(W.ready);
+    showStatus(answer.cancelled ? W.cancelled : W.ready);
+    if (answer.cancelled) return;
     if (!answer.ok) {
       ui.error.textContent = answer.message + (answer.problems && answer.problems.length ? ` ${answer.problems.join(" ")}` : "");
       ui.errorBox.focus();
@@ -579,10 +581,10 @@
   ui.cancel.addEventListener("click", () => {
     // Stopping the worker stops the reading at once; a new one loads, and the desk is loaded again.
     worker.terminate();
-    for (const [id, asked] of waiting) asked.resolve({ id, ok: false, message: W.cancelled });
+    for (const [id, asked] of waiting) asked.resolve({ id, ok: false, cancelled: true, message: W.cancelled });
     waiting.clear();
     ui.cancel.hidden = true;
-    spawn();
+    spawn(true);
     showStatus(W.cancelled);
   });
 
