@@ -247,6 +247,8 @@ def fold(word: str) -> str:
     >>> fold("Qué"), fold("ÁRBOL"), fold("Straße"), fold("niño") == fold("nino")
     ('que', 'arbol', 'strasse', True)
     """
+    if word.isascii():  # the usual case; ASCII's casefold is lower
+        return word.lower()
     decomposed = unicodedata.normalize("NFD", word)
     return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
 
@@ -264,11 +266,16 @@ def segments(text: str, marked: set) -> list:
     [{'text': '¿', 'mark': False}, {'text': 'Qué', 'mark': True}, {'text': ' es ', 'mark': False}, {'text': 'RAG', 'mark': True}, {'text': '? Un fragmento.', 'mark': False}]
     """
     found, start = [], 0
+    folded = {}  # a text's words repeat: each is folded once
     for match in TOKEN.finditer(text):
-        if fold(match.group()) in marked:
+        word = match.group()
+        hit = folded.get(word)
+        if hit is None:
+            hit = folded[word] = fold(word) in marked
+        if hit:
             if match.start() > start:
                 found.append({"text": text[start:match.start()], "mark": False})
-            found.append({"text": match.group(), "mark": True})
+            found.append({"text": word, "mark": True})
             start = match.end()
     if start < len(text) or not found:
         found.append({"text": text[start:], "mark": False})
@@ -280,29 +287,21 @@ def _scale(job) -> list:
             for grade, label, definition in words.SCALES[job["settings"]["scale"]]]
 
 
-def _positions(job) -> tuple:
-    """``(queries in order, {qid: [indices of its pairs]})``."""
-    indices = {}
-    for index, (qid, _) in enumerate(job["pairs"]):
-        indices.setdefault(qid, []).append(index)
-    return list(indices), indices
-
-
 def progress(job: dict, grades: dict, index: int) -> dict:
     """Pair ``index``'s progress: ``done`` and ``total`` (pairs graded of the job's), ``query``, ``queries``,
     ``query_done``, ``query_total``, ``seconds`` (:func:`time_spent`), ``time`` and ``text``."""
     graded = given(grades)
-    queries, indices = _positions(job)
-    qid = job["pairs"][index][0]
-    own = indices[qid]
-    done = sum(1 for qid_, docid in job["pairs"] if grade_key(qid_, docid) in graded)
-    query_done = sum(1 for i in own if grade_key(*job["pairs"][i]) in graded)
+    pairs = job["pairs"]
+    qid = pairs[index][0]
+    queries = list(dict.fromkeys(pair[0] for pair in pairs))
+    own = [grade_key(*pair) for pair in pairs if pair[0] == qid]
+    done = len(graded.keys() & {grade_key(*pair) for pair in pairs})
+    query_done = sum(1 for key in own if key in graded)
     seconds = time_spent(grades)
-    return {"done": done, "total": len(job["pairs"]), "query": queries.index(qid) + 1, "queries": len(queries),
-            "query_done": query_done, "query_total": len(own), "seconds": seconds,
-            "time": words.time_text(seconds),
-            "text": words.progress_text(done, len(job["pairs"]), queries.index(qid) + 1, len(queries), query_done,
-                                        len(own))}
+    place = queries.index(qid) + 1
+    return {"done": done, "total": len(pairs), "query": place, "queries": len(queries), "query_done": query_done,
+            "query_total": len(own), "seconds": seconds, "time": words.time_text(seconds),
+            "text": words.progress_text(done, len(pairs), place, len(queries), query_done, len(own))}
 
 
 def time_spent(grades: dict) -> float:
