@@ -165,3 +165,17 @@ def test_axe_finds_no_violations_on_the_judging_page(page, base_url, width):
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})
     violations = results.response["violations"]
     assert violations == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in violations]
+
+
+def test_the_sample_job_goes_on_into_tus_datos(page, base_url):
+    """Pool, judge, then «Evaluar en Tus datos»: the lab opens with these qrels and the sample's two runs, evaluated."""
+    open_page(page, base_url)
+    page.locator('[data-action="sample-job"]').click()
+    expect(page.locator(PROGRESS)).to_have_attribute("data-total", "20", timeout=30_000)
+    typed = []
+    for key in "3102":
+        press(page, key, typed)
+    page.locator('[data-action="evaluate-in-lab"]').click()
+    page.wait_for_url(base_url + "#tus-datos")
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=90_000)
+    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25-128-16.txt", "run-bm25-256-32.txt"])
