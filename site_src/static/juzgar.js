@@ -260,9 +260,16 @@
     loaded = answer.job;
     ui.notes.textContent = notes.join(" ");
     ui.compare.hidden = !(job.inputs && (job.inputs.judge || job.inputs["judge-qrels"]));
-    ui.judging.hidden = false;
+    setJudging(true);
     await show(Math.min(position, job.pairs.length - 1));
     ui.judging.focus();
+  }
+
+  /** While a job is judged, it is the page (the list and the new job's inputs come back with «Volver a la lista»). */
+  function setJudging(on) {
+    ui.judging.hidden = !on;
+    $("[data-jobs]").hidden = on;
+    $(".judge-inputs").hidden = on;
   }
 
   /** Show pair `index` (Python's view); `said` is announced with its progress. */
@@ -401,7 +408,7 @@
     act(async () => {
       await savePosition();
       current = null;
-      ui.judging.hidden = true;
+      setJudging(false);
       await listJobs();
     })
   );

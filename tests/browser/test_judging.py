@@ -13,7 +13,12 @@ PROGRESS = "[data-judging-progress]"
 JUDGING = "[data-judging]"
 
 
-def open_page(page, base_url):
+def open_page(page, base_url, fresh=False):
+    """The judging page, Python ready; ``fresh``: its storage emptied first (the shared context keeps other tests' jobs)."""
+    if fresh:
+        page.goto(base_url + "data/juzgar/run-bm25-128-16.txt")  # the same origin, no script holding the database open
+        page.evaluate("() => new Promise((done) => { const q = indexedDB.deleteDatabase('raglab-juzgar');"
+                      " q.onsuccess = q.onerror = q.onblocked = done; })")
     page.goto(base_url + "juzgar/")
     expect(page.locator("html")).to_have_attribute("data-judge-ready", "true", timeout=90_000)
 
@@ -132,7 +137,7 @@ def test_a_hostile_corpus_is_shown_as_text(page, base_url, tmp_path):
     run = tmp_path / "run.txt"
     run.write_text("".join(f"q1 Q0 {key} {rank} {10 - rank} r\n" for rank, key in enumerate(HOSTILE, 1)), encoding="utf-8")
     page.set_viewport_size({"width": 390, "height": 844})
-    open_page(page, base_url)
+    open_page(page, base_url, fresh=True)
     page.locator('[data-file-for="queries"]').set_input_files(str(queries))
     page.locator('[data-file-for="corpus"]').set_input_files(str(corpus))
     page.locator('[data-file-for="run-a"]').set_input_files(str(run))
@@ -159,7 +164,7 @@ def test_a_hostile_corpus_is_shown_as_text(page, base_url, tmp_path):
 @pytest.mark.parametrize("width", [1280, 390])
 def test_axe_finds_no_violations_on_the_judging_page(page, base_url, width):
     page.set_viewport_size({"width": width, "height": 900})
-    open_page(page, base_url)
+    open_page(page, base_url, fresh=True)
     page.locator('[data-action="sample-job"]').click()
     expect(page.locator(PROGRESS)).not_to_have_attribute("data-total", "0", timeout=30_000)
     results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})
@@ -169,7 +174,7 @@ def test_axe_finds_no_violations_on_the_judging_page(page, base_url, width):
 
 def test_the_sample_job_goes_on_into_tus_datos(page, base_url):
     """Pool, judge, then «Evaluar en Tus datos»: the lab opens with these qrels and the sample's two runs, evaluated."""
-    open_page(page, base_url)
+    open_page(page, base_url, fresh=True)
     page.locator('[data-action="sample-job"]').click()
     expect(page.locator(PROGRESS)).to_have_attribute("data-total", "20", timeout=30_000)
     typed = []
