@@ -31,6 +31,7 @@ from raglab_site.assets import (
 )
 from raglab_site.minify import minified
 from raglab_site.corpus_site import corpus_config
+from raglab_site.judging_site import judge_config, sample_files
 from raglab_site.compression import add_precompressed, compress_ahead, is_precompressed_copy, wire_size
 from raglab_site.markdown_math import MathError, mathml, render_markdown
 from raglab_site.runtime import RUNTIME_MODULE, WASM, build_wheel, read_pyodide, runtime_assets
@@ -272,17 +273,39 @@ def make_site(export: bool = False) -> dict[str, bytes]:
     context = page_context(page, config, scenario, view, assets, lab_config, read_inline(SRC / "inline"))
     files["index.html"] = without_indentation(render(env, "page.html.j2", context)).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
+    files["juzgar/index.html"] = render_judging_page(env, config, assets, files, lab_config, context)
     add_precompressed(files)
     files["sw.js"] = render_service_worker(env, files, lab_config["serviceWorker"], snapshot_entry["keptCache"])
     check_no_html_entities(files, SRC / "templates")
     return files
 
 
+def render_judging_page(env, config, assets, files, lab_config, lab_context) -> bytes:
+    """dist/juzgar/index.html, the judging page (DESIGN §4.13), from site_src/content/juzgar.md: one folder
+    down, so its URLs start with ../; the lab's policy and inline stylesheet (no inline script of its own).
+    Its sample job's files are added to ``files``."""
+    from raglab_core.judges.page_texts import page_words
+
+    files.update(sample_files(SRC / "data" / "corpus"))
+    page = read_page(SRC / "content" / "juzgar.md")
+
+    def asset(name: str) -> str:
+        if name not in assets:
+            raise MissingAsset(name)
+        return "../" + assets[name]["url"]
+
+    context = {"page": page, "config": config, "csp": lab_context["csp"], "asset": asset,
+               "integrity": lab_context["integrity"], "inline": lab_context["inline"],
+               "judge_config": judge_config(lab_config, assets, files, page_words())}
+    return without_indentation(render(env, "juzgar.html.j2", context)).encode("utf-8")
+
+
 def render_service_worker(env, files: dict[str, bytes], enabled: bool, kept: str) -> bytes:
     """sw.js, versioned by a hash of everything it precaches (so any change makes a new worker);
     its clean-up spares the cache ``kept`` (the decoded snapshot that worker.js keeps)."""
+    # A page is precached by its folder's URL (juzgar/), the one readers open and the worker matches.
     precache = ["./"] + sorted(
-        path for path in files
+        path.removesuffix("index.html") for path in files
         if path != "index.html" and not path.startswith("_") and not is_precompressed_copy(path, files)
     )
     digest = hashlib.sha256()

@@ -390,3 +390,72 @@ class CorpusBridge(StreamBridge):
             return json.dumps({"ok": True, **self.session.download(kind, int(index))})
         except (LabError, ValueError) as error:
             return json.dumps({"ok": False, "message": str(error)})
+
+
+class JudgeBridge(StreamBridge):
+    """:class:`raglab_core.judges.session.JudgeSession` for the worker: the files are ``"A"``, ``"B"``, … (runs),
+    ``"pool"``, ``"job"``, ``"qrels"``, ``"judge"``, ``"queries"``, ``"corpus/0"``, …; :meth:`finish` answers
+    ``{"ok": true, "panel": {"job", "grades", "texts", "notes"}}``, what the page stores to judge.
+
+    >>> bridge = JudgeBridge('{"queries": "q.tsv", "corpus": ["c.jsonl"]}')
+    >>> bridge.next() is None, json.loads(bridge.finish())["field"]
+    (True, 'run-a')
+    """
+
+    def open_session(self, request, progress):
+        from .judges.session import JudgeSession
+
+        return JudgeSession(request, progress)
+
+
+class JudgeDesk:
+    """One stored job being judged, held by the worker: ``job_json`` (the job), ``texts_json`` (``{"queries",
+    "documents"}``, what the page stored with it). Every answer is JSON text; none raises."""
+
+    def __init__(self, job_json: str, texts_json: str):
+        self.job = json.loads(job_json)
+        from types import SimpleNamespace
+
+        texts = json.loads(texts_json)
+        self.queries = texts.get("queries") or {}
+        self.documents = {doc_id: SimpleNamespace(title=document.get("title") or "", text=document.get("text") or "")
+                          for doc_id, document in (texts.get("documents") or {}).items()}
+
+    def view(self, index: int, grades_json: str) -> str:
+        """Pair ``index``: :func:`raglab_core.judges.judging.pair_view`."""
+        from .judges.judging import pair_view
+
+        try:
+            view = pair_view(self.job, int(index), json.loads(grades_json), self.queries, self.documents)
+            return json.dumps({"ok": True, "view": view}, allow_nan=False)
+        except LabError as error:
+            return json.dumps({"ok": False, "message": str(error)})
+        except Exception:  # noqa: BLE001 (a bug: reported as one)
+            return _internal(INTERNAL_FAILURE)
+
+    def download(self, kind: str, grades_json: str) -> str:
+        """``{"ok": true, "name", "type", "text"}``: the qrels of what was judged (``kind`` ``"qrels"``) or the job
+        as JSON (``"json"``), which :func:`raglab_core.judges.judging.import_json` continues."""
+        from .judges.judging import export_json, qrels_text
+
+        try:
+            grades = json.loads(grades_json)
+            if kind == "json":
+                return json.dumps({"ok": True, "name": "raglab-juicios.json", "type": "application/json",
+                                   "text": export_json(self.job, grades)})
+            return json.dumps({"ok": True, "name": "raglab-qrels.txt", "type": "text/plain",
+                               "text": qrels_text(self.job, grades)})
+        except LabError as error:
+            return json.dumps({"ok": False, "message": str(error)})
+        except Exception:  # noqa: BLE001 (a bug: reported as one)
+            return _internal(INTERNAL_FAILURE)
+
+
+def judge_summary(job_json: str, grades_json: str) -> str:
+    """A stored job as the list of jobs shows it (:func:`raglab_core.judges.judging.job_summary`)."""
+    from .judges.judging import job_summary
+
+    try:
+        return json.dumps({"ok": True, "summary": job_summary(json.loads(job_json), json.loads(grades_json))})
+    except Exception:  # noqa: BLE001 (a stored job this version cannot read: said, not raised)
+        return _internal(INTERNAL_FAILURE)

@@ -167,6 +167,22 @@
     })
   );
 
+  // The judging page's qrels («Evaluar en Tus datos», juzgar.js): handed over once, in this tab's
+  // sessionStorage, with the runs they judge; evaluated at once.
+  let handoff = null;
+  try {
+    handoff = JSON.parse(sessionStorage.getItem("raglab-handoff") || "null");
+    sessionStorage.removeItem("raglab-handoff");
+  } catch {}
+  if (handoff && handoff.qrels) {
+    choose("qrels", handoff.qrels);
+    (handoff.runs || []).slice(0, RUN_SLOTS.length).forEach((run, index) => {
+      reveal(RUN_SLOTS[index]);
+      choose(RUN_SLOTS[index], run);
+    });
+    if ((handoff.runs || []).length) setTimeout(() => evaluate());
+  }
+
   // --- evaluating ----------------------------------------------------------------------------
 
   /** The fusion the page asks for (raglab_core.runs.fused.fusion_settings reads and checks it). */

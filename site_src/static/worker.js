@@ -92,6 +92,20 @@
  *   raglab_core.corpus.panel.query_detail.
  * @typedef {{type: "corpus-file", id: number, ok: boolean, name?: string, blob?: Blob, message?: string}} CorpusFileMessage
  * (Questions about a measurement this worker does not hold: unanswered.)
+ *
+ * The judging page (juzgar.js, judge-worker.js), `id` its request:
+ * @typedef {{type: "judge-make", id: number, request: {runs: DataFile[], pool: ?DataFile, job: ?DataFile,
+ *   qrels: ?DataFile, judge: ?DataFile, queries: ?DataFile, corpus: DataFile[], depth: string, sample: string,
+ *   seed: string, scale: string}}} JudgeMakeMessage  Answered by "judge-progress", then "judge-result"
+ *   ({ok, panel: {job, grades, texts, notes}} or the refusal, as a panel's).
+ * @typedef {{type: "judge-load", id: number, job: object, texts: object}} JudgeLoadMessage  The job to judge
+ *   (raglab_core.browser.JudgeDesk); answered by "judge-loaded".
+ * @typedef {{type: "judge-view", id: number, index: number, grades: object, spent: number}} JudgeViewMessage
+ *   Answered by "judge-pair" ({ok, view}: raglab_core.judges.judging.pair_view).
+ * @typedef {{type: "judge-export", id: number, kind: ("qrels" | "json"), grades: object}} JudgeExportMessage
+ *   Answered by "judge-file".
+ * @typedef {{type: "judge-summarize", id: number, jobs: Array<{job: object, grades: object}>}} JudgeSummarizeMessage
+ *   Answered by "judge-summaries" (the list of stored jobs, worded).
  */
 
 let TEXTS = {}; // raglab_core.words.worker_texts, from "boot-start": this file words nothing itself
@@ -576,7 +590,10 @@ function connect(bridge) {
   computeJson = bridge.compute_json;
   evaluationBridge = bridge.EvaluationBridge;
   corpusBridge = bridge.CorpusBridge;
+  pythonBridge = bridge;
 }
+
+let pythonBridge = null; // raglab_core.browser itself: the judging page's desk (JudgeDesk, judge_summary)
 
 let corpusBridge = null; // raglab_core.browser.CorpusBridge
 // «Tu corpus»'s Python is not in the snapshot (raglab_core.browser.ON_FIRST_USE): after a snapshot
@@ -607,12 +624,22 @@ const panelCode = {}; // the same, imported on the panel's first job
 const PANELS = {
   data: { start: "evaluate", bridge: () => evaluationBridge, ready: () => Promise.resolve() },
   corpus: { start: "measure", bridge: () => corpusBridge, ready: () => addCorpusCode() },
+  // The judging page (juzgar.js, judge-worker.js): "judge-make" streams its files into a JudgeBridge;
+  // its other verbs ask about a stored job, at any time (`always`: not only after a job of this worker).
+  judge: { start: "make", bridge: () => pythonBridge && pythonBridge.JudgeBridge, ready: () => addCorpusCode(), always: true },
 };
 
 async function panelJob(name, verb, message) {
   const part = PANELS[name];
   if (verb !== part.start) {
-    if (panelCode[name]) (await panelCode[name]).answer(message, post, await kit); // about a finished job
+    if (part.always) {
+      await booting;
+      if (!part.bridge()) return; // the boot failed and said so
+      kit ??= import(kitModule);
+      panelCode[name] ??= import(panelModules[name]);
+      await part.ready();
+      (await panelCode[name]).answer(message, post, await kit, pythonBridge);
+    } else if (panelCode[name]) (await panelCode[name]).answer(message, post, await kit); // about a finished job
     return;
   }
   await booting;

@@ -125,8 +125,8 @@ def test_every_internal_url_resolves_and_nothing_foreign_loads(dist, parsed):
         assert not parts.scheme and not parts.netloc and not url.startswith("/"), f"<{tag} {key}={url}>"
         if url.startswith("#"):
             assert url[1:] in parsed.ids, url
-        else:
-            assert (dist / parts.path).is_file(), url
+        else:  # a folder's URL (juzgar/, the judging page) is its index.html
+            assert (dist / (parts.path + ("index.html" if parts.path.endswith("/") else ""))).is_file(), url
     html = (dist / "index.html").read_text("utf-8")
     assert "http://" not in html  # nothing over plain HTTP, not even a namespace
 
@@ -402,8 +402,10 @@ def test_service_worker_precaches_everything_and_can_be_disabled(dist, sources, 
     shipped = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
     copies = {path for path in shipped if path.endswith((".br", ".gz")) and path[:-3] in shipped}
     assert copies and all(path.endswith((".br", ".gz")) for path in copies)
-    # Everything but the precompressed copies (the cache holds what the browser decoded).
-    assert set(precache) == {"./"} | shipped - copies - {"index.html", "_headers", "sw.js"}
+    # Everything but the precompressed copies (the cache holds what the browser decoded); a page other than
+    # the lab by its folder's URL (juzgar/), the one a reader opens offline.
+    pages = {path.removesuffix("index.html") for path in shipped - copies - {"index.html", "_headers", "sw.js"}}
+    assert "juzgar/" in pages and set(precache) == {"./"} | pages
     assert "raglab-" in worker and "unregister" not in worker
 
     edit(sources / "config.yaml", "service_worker: true", "service_worker: false")
@@ -504,3 +506,25 @@ def test_each_file_input_has_its_own_name(dist):
     html = (dist / "index.html").read_text("utf-8")
     names = re.findall(r'data-file-for="([^"]+)"', html)
     assert len(names) == len(set(names)) and "qrels" in names and "corpus-qrels" in names, names
+
+
+def test_the_judging_page_is_built_like_the_lab(dist):
+    """dist/juzgar/ (issue 51): the lab's CSP, precompressed, no script of its own inline, every URL it names
+    (its configuration's too) inside dist/, and linked both ways with the lab."""
+    import html as entities
+    import posixpath
+
+    page = (dist / "juzgar" / "index.html").read_text("utf-8")
+    lab = (dist / "index.html").read_text("utf-8")
+    policy = re.compile(r'http-equiv="Content-Security-Policy" content="([^"]+)"')
+    assert policy.search(page).group(1) == policy.search(lab).group(1)
+    assert (dist / "juzgar" / "index.html.br").is_file() and (dist / "juzgar" / "index.html.gz").is_file()
+    assert re.findall(r"<script>", page) == []  # the configuration is JSON, not a script
+    config = json.loads(entities.unescape(re.search(r'id="juzgar-config">(.*?)</script>', page, re.S).group(1)))
+    urls = re.findall(r'(?:src|href)="([^"#]+)', page) + [config["worker"], config["workerKit"], config["wheel"]["url"],
+                                                          *config["panelWorkers"].values(), config["sample"]["corpus"]]
+    for url in urls:
+        assert not urlsplit(url).scheme, url
+        path = posixpath.normpath(posixpath.join("juzgar", url))
+        assert (dist / path).is_file() or (dist / path / "index.html").is_file(), url
+    assert 'href="../"' in page and 'href="juzgar/"' in lab

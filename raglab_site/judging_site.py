@@ -1,0 +1,99 @@
+"""The judging page's part of the build (``dist/juzgar/``): its sample job's files and its configuration.
+
+The sample job is «Tu corpus»'s sample (one long document and Chroma's questions) cut into chunks at two
+configurations, with a BM25 run over each: the runs ``python -m raglab_core chunks --write-runs`` writes,
+made here at build time by that same command. Each configuration's chunk ids get its name
+(``sotu-128#4``), so that the two runs, pooled, name different chunks apart; the corpus the page judges
+holds the chunks of both. A handful of queries and a small depth keep the whole path (pool, judge,
+export, evaluate) within a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import ROOT, BuildError
+
+CONFIGS = (("128", "16"), ("256", "32"))
+QUERIES = 5
+"""The sample's queries: the first of the questions."""
+DEPTH = 10
+"""The runs' depth as published; the sample job pools their top :data:`SAMPLE_DEPTH`."""
+SAMPLE_DEPTH = 2
+BASE = "data/juzgar/"
+
+
+def _chunks(folder: Path, questions: Path, chunk: str, overlap: str, out: Path) -> tuple[list[str], list[str]]:
+    """The chunks (JSONL lines) and the chunk run (TREC lines) of one configuration, from the CLI itself."""
+    corpus = out / "corpus"
+    corpus.mkdir(exist_ok=True)
+    (corpus / "state_of_the_union.md").write_bytes((folder / "state_of_the_union.md").read_bytes())
+    runs = out / f"runs-{chunk}"
+    exported = out / f"chunks-{chunk}.jsonl"
+    command = [sys.executable, "-m", "raglab_core", "chunks", str(corpus), "-", "--spans", str(questions),
+               "--chunk", chunk, "--overlap", overlap, "--depth", str(DEPTH), "--export-chunks", str(exported),
+               "--write-runs", str(runs)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        raise BuildError(folder, f"the judging sample's runs: {done.stderr.strip()}")
+    run = (runs / f"{chunk}-{overlap}.chunks.txt").read_text("utf-8").splitlines()
+    return exported.read_text("utf-8").splitlines(), run
+
+
+def sample_files(folder: Path) -> dict[str, bytes]:
+    """The sample job's files, ``{path in dist/: bytes}``: queries (TSV), corpus (JSONL of both
+    configurations' chunks) and the two runs, cut to the first :data:`QUERIES` queries."""
+    sys.path.insert(0, str(ROOT))
+    from raglab_core.corpus.chroma import read_questions
+    from raglab_core.corpus.documents import documents_from_files
+
+    questions = folder / "questions_df.csv"
+    documents = documents_from_files([("state_of_the_union.md", (folder / "state_of_the_union.md").read_text("utf-8"))])
+    queries, _ = read_questions(questions.read_text("utf-8"), documents)
+    chosen = list(queries)[:QUERIES]
+    files = {BASE + "consultas.tsv": "".join(f"{qid}\t{queries[qid]}\n" for qid in chosen).encode()}
+    corpus = []
+    with tempfile.TemporaryDirectory() as temporary:
+        for chunk, overlap in CONFIGS:
+            chunks, run = _chunks(folder, questions, chunk, overlap, Path(temporary))
+            rename = lambda chunk_id: chunk_id.replace("state_of_the_union.md#", f"sotu-{chunk}#")  # noqa: E731
+            for line in chunks:
+                record = json.loads(line)
+                corpus.append(json.dumps({"_id": rename(record["chunk_id"]), "text": record["text"]}, ensure_ascii=False))
+            lines = [line.split(" ") for line in run]
+            kept = [" ".join([f[0], f[1], rename(f[2]), *f[3:]]) for f in lines if f[0] in chosen]
+            files[f"{BASE}run-bm25-{chunk}-{overlap}.txt"] = ("\n".join(kept) + "\n").encode()
+    files[BASE + "corpus.jsonl"] = ("\n".join(corpus) + "\n").encode()
+    return files
+
+
+def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> dict:
+    """The judging page's configuration (its ``#juzgar-config``): where Python and the scripts are (URLs
+    from ``dist/juzgar/``, one folder down), the sample job's files, and every sentence juzgar.js shows."""
+    up = lambda url: "../" + url  # noqa: E731
+    sample = sorted(path for path in files if path.startswith(BASE))
+    return {
+        "worker": up(lab_config["worker"]),
+        "workerKit": up(lab_config["workerKit"]),
+        "panelWorkers": {"judge": up(assets["judge-worker.js"]["url"])},
+        "pyodide": up(lab_config["pyodide"]),
+        "runtime": up(lab_config["runtime"]),
+        "wasm": {**lab_config["wasm"], "url": up(lab_config["wasm"]["url"])},
+        "decoder": {key: up(value) for key, value in lab_config["decoder"].items()},
+        "wheel": {**lab_config["wheel"], "url": up(lab_config["wheel"]["url"])},
+        "snapshot": lab_config["snapshot"] and {**lab_config["snapshot"], "url": up(lab_config["snapshot"]["url"])},
+        "lock": lab_config["lock"],
+        "workerTexts": lab_config["workerTexts"],
+        "sample": {
+            "queries": up(BASE + "consultas.tsv"),
+            "corpus": up(BASE + "corpus.jsonl"),
+            "runs": [up(path) for path in sample if "/run-" in path],
+            "depth": str(SAMPLE_DEPTH),
+        },
+        "lab": "../",
+        "words": words,
+    }

@@ -1,0 +1,186 @@
+"""The judging page (dist/juzgar/, issue 51): judge by keyboard alone and lose nothing (a reload, a context closed
+without unload, a second tab), storage refused, a hostile corpus shown as text, axe at 1280 and 390 px."""
+
+import json
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from ..support.chromium import CHROMIUM_ARGS, find_test_chromium
+
+PROGRESS = "[data-judging-progress]"
+JUDGING = "[data-judging]"
+
+
+def open_page(page, base_url, fresh=False):
+    """The judging page, Python ready; ``fresh``: its storage emptied first (the shared context keeps other tests' jobs)."""
+    if fresh:
+        page.goto(base_url + "data/juzgar/run-bm25-128-16.txt")  # the same origin, no script holding the database open
+        page.evaluate("() => new Promise((done) => { const q = indexedDB.deleteDatabase('raglab-juzgar');"
+                      " q.onsuccess = q.onerror = q.onblocked = done; })")
+    page.goto(base_url + "juzgar/")
+    expect(page.locator("html")).to_have_attribute("data-judge-ready", "true", timeout=90_000)
+
+
+def shown(page) -> tuple:
+    judging = page.locator(JUDGING)
+    return judging.get_attribute("data-query"), judging.get_attribute("data-doc")
+
+
+def press(page, key: str, typed: list) -> None:
+    """Grade the pair on screen by key; wait until the next pair's progress says it was stored."""
+    done = int(page.locator(PROGRESS).get_attribute("data-done"))
+    typed.append((*shown(page), int(key)))
+    page.keyboard.press(key)
+    expect(page.locator(PROGRESS)).to_have_attribute("data-done", str(done + 1))
+
+
+def downloaded(page, action: str) -> str:
+    with page.expect_download() as info:
+        page.locator(f'[data-action="{action}"]').click()
+    return open(info.value.path(), encoding="utf-8").read()
+
+
+def qrels_of(typed: list) -> str:
+    return "".join(f"{q} 0 {d} {g}\n" for q, d, g in sorted(typed))
+
+
+def test_judged_by_keyboard_through_a_reload_a_crash_and_a_second_tab(playwright, base_url, tmp_path):
+    launch = dict(executable_path=find_test_chromium(), args=CHROMIUM_ARGS, service_workers="block",
+                  viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    context = playwright.chromium.launch_persistent_context(tmp_path / "profile", **launch)
+    page = context.new_page()
+    open_page(page, base_url)
+    page.locator('[data-action="sample-job"]').click()
+    expect(page.locator(JUDGING)).to_be_visible(timeout=30_000)
+    expect(page.locator(PROGRESS)).to_have_attribute("data-total", "20")
+    typed = []
+    for key in "302":
+        press(page, key, typed)
+    # (a) A reload resumes at once at the same pair, every grade kept.
+    at = shown(page)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-judge-ready", "true", timeout=90_000)
+    expect(page.locator(PROGRESS)).to_have_attribute("data-done", "3", timeout=30_000)
+    assert shown(page) == at
+    for key in "11":
+        press(page, key, typed)
+    # (b) The context closed right after the writes (no unload of the page's own), then opened on the same profile.
+    at = shown(page)
+    context.close()
+    context = playwright.chromium.launch_persistent_context(tmp_path / "profile", **launch)
+    page = context.new_page()
+    open_page(page, base_url)
+    expect(page.locator(PROGRESS)).to_have_attribute("data-done", "5", timeout=30_000)
+    assert shown(page) == at
+    # (c) A second tab on the same job grades; the first sees its grades, and goes on after them.
+    second = context.new_page()
+    open_page(second, base_url)
+    expect(second.locator(PROGRESS)).to_have_attribute("data-done", "5", timeout=30_000)
+    assert shown(second) == at
+    second.bring_to_front()
+    for key in "23":
+        press(second, key, typed)
+    expect(page.locator(PROGRESS)).to_have_attribute("data-done", "7")
+    page.bring_to_front()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(JUDGING)).to_have_attribute("data-index", "7")
+    press(page, "0", typed)
+    # `u` undoes the last grade, then it is given again.
+    page.keyboard.press("u")
+    expect(page.locator(PROGRESS)).to_have_attribute("data-done", "7")
+    press(page, "1", typed)
+    del typed[-2]
+    assert downloaded(page, "export-qrels") == qrels_of(typed)
+    # In order: the grades' moments follow the order they were typed in.
+    exported = json.loads(downloaded(page, "export-json"))
+    moments = [exported["grades"][f"{q}\t{d}"]["at"] for q, d, _ in typed]
+    assert moments == sorted(moments) and len(set(moments)) == len(moments)
+    context.close()
+
+
+REFUSE_STORAGE = "IDBFactory.prototype.open = function () { throw new DOMException('refused', 'SecurityError'); };"
+
+
+def test_refused_storage_is_said_at_once_and_the_export_still_works(page, base_url):
+    page.add_init_script(REFUSE_STORAGE)
+    open_page(page, base_url)
+    warning = page.locator("[data-storage-warning]")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("no deja guardar datos")
+    page.locator('[data-action="sample-job"]').click()
+    expect(page.locator(JUDGING)).to_be_visible(timeout=30_000)
+    typed = []
+    for key in "21":
+        press(page, key, typed)
+    assert downloaded(page, "export-qrels") == qrels_of(typed)
+
+
+HOSTILE = {
+    "html": '<b onclick="x()">negrita</b><img src=x onerror="window.pwned=1">',
+    "script": "<script>window.pwned = 1</script> consulta",
+    "long": "consulta" + "x" * 1_000_000,
+    "rtl": "مرحبا بالعالم \u202e consulta שלום",
+    "emoji": "👩🏽‍💻 consulta 🇪🇸 " * 20,
+    "nul": "antes\u0000después consulta",
+}
+
+
+def test_a_hostile_corpus_is_shown_as_text(page, base_url, tmp_path):
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"_id": key, "title": "<i>t</i>", "text": text}) + "\n"
+                              for key, text in HOSTILE.items()), encoding="utf-8")
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("q1\t<script>window.pwned=1</script> consulta\n", encoding="utf-8")
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q1 Q0 {key} {rank} {10 - rank} r\n" for rank, key in enumerate(HOSTILE, 1)), encoding="utf-8")
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, base_url, fresh=True)
+    page.locator('[data-file-for="queries"]').set_input_files(str(queries))
+    page.locator('[data-file-for="corpus"]').set_input_files(str(corpus))
+    page.locator('[data-file-for="run-a"]').set_input_files(str(run))
+    page.locator('[data-action="start-judging"]').click()
+    expect(page.locator(PROGRESS)).to_have_attribute("data-total", str(len(HOSTILE)), timeout=30_000)
+    seen = set()
+    for _ in HOSTILE:
+        doc = page.locator(JUDGING).get_attribute("data-doc")
+        seen.add(doc)
+        text = page.locator("[data-judge-text]").text_content()
+        expected = HOSTILE[doc]
+        assert text == expected or (doc == "long" and expected.startswith(text) and len(text) >= 1000)
+        # Only text and <mark> inside the pair: nothing the corpus wrote became an element.
+        tags = page.evaluate("() => [...document.querySelectorAll('[data-judging] .judge-pair *')].map(e => e.tagName)")
+        assert set(tags) <= {"H3", "SPAN", "P", "ARTICLE", "H4", "DIV", "MARK"}, tags
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        if len(seen) < len(HOSTILE):
+            page.keyboard.press("ArrowRight")
+            expect(page.locator(JUDGING)).not_to_have_attribute("data-doc", doc)
+    assert seen == set(HOSTILE)
+    assert page.evaluate("() => window.pwned") is None
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_violations_on_the_judging_page(page, base_url, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    open_page(page, base_url, fresh=True)
+    page.locator('[data-action="sample-job"]').click()
+    expect(page.locator(PROGRESS)).not_to_have_attribute("data-total", "0", timeout=30_000)
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})
+    violations = results.response["violations"]
+    assert violations == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in violations]
+
+
+def test_the_sample_job_goes_on_into_tus_datos(page, base_url):
+    """Pool, judge, then «Evaluar en Tus datos»: the lab opens with these qrels and the sample's two runs, evaluated."""
+    open_page(page, base_url, fresh=True)
+    page.locator('[data-action="sample-job"]').click()
+    expect(page.locator(PROGRESS)).to_have_attribute("data-total", "20", timeout=30_000)
+    typed = []
+    for key in "3102":
+        press(page, key, typed)
+    page.locator('[data-action="evaluate-in-lab"]').click()
+    page.wait_for_url(base_url + "#tus-datos")
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=90_000)
+    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25-128-16.txt", "run-bm25-256-32.txt"])
