@@ -254,8 +254,13 @@ def fold(word: str) -> str:
 
 
 def query_words(query: str) -> set:
-    """The folded words (:data:`TOKEN`) of ``query``."""
-    return {fold(word) for word in TOKEN.findall(query)}
+    """The folded words (:data:`TOKEN`) of ``query``, but a lone letter (the «s» of «Biden's», «y», «a»), which
+    would mark every such letter of the text; a lone digit stays.
+
+    >>> sorted(query_words("What did Biden's plan say about 5 G?"))
+    ['5', 'about', 'biden', 'did', 'plan', 'say', 'what']
+    """
+    return {fold(word) for word in TOKEN.findall(query) if len(word) > 1 or word.isdigit()}
 
 
 def segments(text: str, marked: set) -> list:
