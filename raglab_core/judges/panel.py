@@ -27,6 +27,7 @@ calls a judge reliable from κ alone, nor says the order holds when a pair the r
 import math
 
 from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
+from ..runs.statistics import p_text
 from .agreement import notice_of
 
 BANDS = ((0.0, "pobre"), (0.20, "leve"), (0.40, "aceptable"), (0.60, "moderado"), (0.80, "sustancial"),
@@ -180,7 +181,7 @@ def _binary(found, same) -> dict:
 def _flip_text(measure, flip) -> str:
     p = flip["p_value_adjusted"]
     said = "sin comparar" if p is None else (
-        f"p de Holm {decimal(p)}, {'la referencia los separa' if flip['significant'] else 'la referencia no los separa'}")
+        f"p de Holm {p_text(p, False)}, {'la referencia los separa' if flip['significant'] else 'la referencia no los separa'}")
     return (f"{measure}: «{flip['candidate']}» frente a «{flip['baseline']}», {signed(flip['reference_delta'])} con la "
             f"referencia y {signed(flip['judge_delta'])} con el juez ({said}).")
 

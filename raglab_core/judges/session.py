@@ -115,6 +115,16 @@ class AgreementSession(EvaluationSession):
             return "judge"
         return super().slot
 
+    def _judging(self) -> bool:
+        """The judge's qrels are being read, or are next."""
+        paired = self.reading
+        return self.fusing is None and (paired.on_judge or (paired.reference.index >= 1 and paired.judge.index == 0))
+
+    def next(self) -> str | None:
+        if self._judging():  # no share of the progress of its own: the reference's files keep theirs
+            return self.reading.next()
+        return super().next()
+
     def feed(self, text: str, done: int | None = None) -> bool:
         if self.fusing is None and self.reading.on_judge:  # a qrels: read in a moment, no progress of its own
             return self.reading.feed(text)

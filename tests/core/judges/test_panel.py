@@ -49,10 +49,16 @@ def cli_json(tmp_path, texts, slots, capsys):
 
 
 def session(texts, slots, **settings):
+    """The page's session over whole texts, with their sizes (the progress: the judge's qrels have no share)."""
+    heard = []
+    sizes = [len(texts[slot]) for slot in ("qrels", *slots)]
     found = AgreementSession({"qrels": NAMES["qrels"], "judge": NAMES["judge"], "runs": [NAMES[s] for s in slots],
-                              **settings})
-    read_all(found, lambda slot: [texts[slot]])
-    return found, found.finish()
+                              "sizes": sizes, "files": [True] * len(sizes), **settings},
+                             lambda fraction, text: heard.append(fraction))
+    read_all(found, lambda slot: [texts[slot][:100], texts[slot][100:]])
+    panel = found.finish()
+    assert heard == sorted(heard) and (not slots or heard[-1] == 1.0)
+    return found, panel
 
 
 WORDS = re.compile(r"\w+")
