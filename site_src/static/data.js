@@ -74,6 +74,7 @@
             panelKit.setRunning(false);
             statusLine.textContent = WORDS.done;
           };
+          agreement.hidden = true; // shown again only with a judge's qrels
           if (message.panel.agreement) showAgreement(message.panel.agreement);
           if (message.panel.means) show(message.panel, message.id, finished);
           else finished(); // the judges compared, no run
