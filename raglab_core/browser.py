@@ -311,7 +311,7 @@ class EvaluationBridge(StreamBridge):
 
     def open_session(self, request, progress):
         if isinstance(request, dict) and request.get("judge") is not None:  # «¿Te fías de tus juicios?»
-            from .judges.session import AgreementSession
+            from .judges.agreement_session import AgreementSession
 
             return AgreementSession(request, progress)
         from .runs.session import EvaluationSession

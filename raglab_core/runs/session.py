@@ -79,7 +79,7 @@ class EvaluationSession(StreamSession):
     """
 
     MIN_RUNS = 1
-    """Fewer runs are refused (:class:`raglab_core.judges.session.AgreementSession` takes none)."""
+    """Fewer runs are refused (:class:`raglab_core.judges.agreement_session.AgreementSession` takes none)."""
 
     def __init__(self, settings, progress=None):
         super().__init__(progress)

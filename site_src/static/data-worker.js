@@ -73,7 +73,7 @@ export async function start(EvaluationBridge, { id, request }, post, kit) {
       sizes: files.map(kit.sizeOf),
       files: files.map((item) => Boolean(item.file)),
       fusion: request.fusion || null,
-      // with the judge's qrels: raglab_core.judges.session.AgreementSession, the judges' code added on first use
+      // with the judge's qrels: raglab_core.judges.agreement_session.AgreementSession, the judges' code added on first use
       ...(request.judge ? { judge: request.judge.name, judge_for_runs: request.judgeForRuns === true } : {}),
     }),
     (fraction, text) => post("data-progress", { id, fraction, text })

@@ -51,7 +51,7 @@
  *   measures: string, ties: string, complete: boolean, fusion: (object | null), judge: (DataFile | null),
  *   judgeForRuns: boolean}}} DataEvaluateMessage
  *   1 to 12 runs (0 with `judge`); `fusion`: raglab_core.runs.fused.fusion_settings; `judge`: a judge's
- *   qrels, compared with `qrels` (raglab_core.judges.session; `judgeForRuns`: the runs evaluated with it).
+ *   qrels, compared with `qrels` (raglab_core.judges.agreement_session; `judgeForRuns`: the runs evaluated with it).
  *   Answered by "data-progress" ({fraction, text}), then "data-result".
  * @typedef {{type: "data-sort", id: number, request: number, column: number, ascending: boolean,
  *   limit: number}} DataSortMessage  The first `limit` per-query rows of that evaluation, sorted by

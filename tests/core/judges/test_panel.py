@@ -1,5 +1,5 @@
-"""«¿Te fías de tus juicios?» in «Tus datos» (raglab_core.judges.session and .panel): the page's session reads a
-judge's qrels beside the reference's, and its download and view carry exactly what `agree --json` prints for the
+"""«¿Te fías de tus juicios?» in «Tus datos» (raglab_core.judges.agreement_session and .panel): the page's session
+reads a judge's qrels beside the reference's, and its download and view carry exactly what `agree --json` prints for the
 same files; the reading puts the warnings first and never claims more than the numbers license."""
 
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from raglab_core.__main__ import main
 from raglab_core.browser import EvaluationBridge
-from raglab_core.judges.session import AgreementSession
+from raglab_core.judges.agreement_session import AgreementSession
 from raglab_core.runs.inputs import read_all
 
 from tests.support.trec_data import qrels_lines, run_lines
