@@ -14,6 +14,8 @@ argparse.ArgumentTypeError: must be an integer >= 1, got 0
 """
 
 import argparse
+import errno
+import io
 import math
 import sys
 
@@ -54,9 +56,26 @@ def tag(text):
     return text
 
 
-def cannot_read(prog: str, failure: OSError) -> int:
-    """A path the user mistyped (``failure``), said on stderr as ``prog`` says a usage error; the exit status, 2."""
-    print(f"{prog}: error: cannot read {failure.filename}: {failure.strerror or failure}", file=sys.stderr)
+def cannot_read(prog: str, failure: OSError, path: str | None = None) -> int:
+    """A file that could not be read (``failure``, while reading ``path``), said on stderr as ``prog`` says a usage
+    error; the exit status, 2. A stream that cannot be rewound (bash's ``<(...)``, a pipe) is named and said so:
+    its ``OSError`` names no file, and every file is read from its start more than once (its first bytes say
+    whether it is gzip; a run whose queries are not grouped, or any run ``agree`` evaluates, is read again).
+
+    >>> import io, contextlib
+    >>> with contextlib.redirect_stderr(io.StringIO()) as said:
+    ...     cannot_read("eval", io.UnsupportedOperation("File or stream is not seekable."), "/dev/fd/63")
+    2
+    >>> print(said.getvalue(), end="")
+    eval: error: cannot read /dev/fd/63: a stream, not a file (as a pipe or bash's <(...) gives), and it must be read from its start again: save it to a file first
+    """
+    name = failure.filename if failure.filename is not None else path
+    if isinstance(failure, io.UnsupportedOperation) or failure.errno == errno.ESPIPE:
+        reason = ("a stream, not a file (as a pipe or bash's <(...) gives), and it must be read from its start "
+                  "again: save it to a file first")
+    else:
+        reason = failure.strerror or failure
+    print(f"{prog}: error: cannot read {name}: {reason}", file=sys.stderr)
     return 2
 
 

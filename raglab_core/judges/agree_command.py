@@ -27,7 +27,7 @@ import sys
 from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.decoding import read_text_chunks
-from ..runs.inputs import MAX_RUNS, SLOTS, Reading, read_all, run_names
+from ..runs.inputs import MAX_RUNS, Reading, read_all, run_names, slots
 from ..runs.measures import DEFAULT_MEASURES, parse_measures
 from ..runs.report import require_common_queries
 from ..runs.statistics import p_text
@@ -43,7 +43,7 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
         description="How far JUDGE's grades agree with REFERENCE's on the pairs they share (confusion matrix, exact "
         "agreement, Cohen's kappa with a bootstrap interval, weighted kappas, Krippendorff's alpha, binary tables "
         "with PABAK and AC1, bias) and, with runs, whether the runs keep their order (Kendall's tau-b, tau_AP, "
-        f"Spearman's rho, flipped pairs). At most {MAX_RUNS} runs.",
+        f"Spearman's rho, flipped pairs). Any number of runs (the page takes up to {MAX_RUNS}).",
     )
     add = agree.add_argument
     add("reference", metavar="REFERENCE", help="the reference qrels (usually people's), in any format eval reads")
@@ -60,10 +60,11 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
     return agree
 
 
-def _read(qrels_path, paths, measures):
-    """Read one qrels and every run, evaluated with it, as ``eval`` reads them: the :class:`Reading`."""
-    reading = Reading(qrels_path, paths, measures, keep_going=True)
-    return read_all(reading, lambda slot: read_text_chunks(qrels_path if slot == "qrels" else paths[SLOTS.index(slot)]))
+def _read(reading):
+    """Read the ``reading``'s qrels and every run, evaluated with it, as ``eval`` reads them (the command line
+    names each file by its path)."""
+    paths = dict(reading.files)  # slot -> path
+    return read_all(reading, lambda slot: read_text_chunks(paths[slot]))
 
 
 def run(args, parser) -> int:
@@ -73,28 +74,31 @@ def run(args, parser) -> int:
     except LabError as error:
         parser.error(error.render("en"))
     paths = args.runs
-    if len(paths) > MAX_RUNS:
-        parser.error(f"at most {MAX_RUNS} runs, got {len(paths)}")
+    lettered = slots(len(paths))
+    # the judge's qrels first, then the reference's and each run, read once and evaluated with both qrels
+    judged = Reading(args.judge, [], measures, keep_going=True)
+    reading = judged
     try:  # every file is read, so that all bad ones are reported
-        readings = [_read(path, paths, measures) for path in (args.reference, args.judge)]
+        _read(judged)
+        reading = Reading(args.reference, paths, measures, keep_going=True, also=judged.qrels)
+        _read(reading)
     except OSError as failure:
-        return cannot_read(f"{parser.prog} agree", failure)
-    errors = []
-    for reading in readings:  # a bad run is found by both readings: said once
-        errors += [text for text in (error.render("en") for error in reading.errors) if text not in errors]
+        return cannot_read(f"{parser.prog} agree", failure, reading.name)
+    errors = [error.render("en") for error in reading.errors + judged.errors]
+    evaluations = (reading.evaluations, reading.also_evaluations)
     names = run_names(paths)
     if not errors:
-        for reading, path in zip(readings, (args.reference, args.judge)):
+        for evaluated, path in zip(evaluations, (args.reference, args.judge)):
             try:
-                require_common_queries([(name, reading.evaluations[slot]) for slot, name in zip(SLOTS, names)],
+                require_common_queries([(name, evaluated[slot]) for slot, name in zip(lettered, names)],
                                        os.path.basename(path))
             except LabError as error:
                 errors.append(error.render("en"))
     if errors:
         return malformed(errors)
-    runs = [(name, readings[0].evaluations[slot], readings[1].evaluations[slot]) for slot, name in zip(SLOTS, names)]
-    report = agreement_report(os.path.basename(args.reference), readings[0].qrels, os.path.basename(args.judge),
-                              readings[1].qrels, runs, args.reference_max, args.judge_max, args.missing)
+    runs = [(name, evaluations[0][slot], evaluations[1][slot]) for slot, name in zip(lettered, names)]
+    report = agreement_report(os.path.basename(args.reference), reading.qrels, os.path.basename(args.judge),
+                              judged.qrels, runs, args.reference_max, args.judge_max, args.missing)
     for warning in report["warnings"]:
         print(f"warning: {warning['message']}", file=sys.stderr)
     sys.stdout.write(agreement_json(report) if args.json else format_text(report))

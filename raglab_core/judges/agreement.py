@@ -33,8 +33,8 @@ from typing import NamedTuple
 
 from ..errors import message
 from ..formatting import decimal, integer, percent
-from ..runs.report import build_report
-from ..runs.statistics import SEED
+from ..runs.comparison import p_values
+from ..runs.statistics import SEED, holm
 from . import labels
 from .systems import system_agreement
 
@@ -162,23 +162,26 @@ def label_report(reference_name, reference, judge_name, judge, reference_max=Non
 def systems_report(runs, permutations=None, seed=SEED, progress=None, report=None):
     """``(systems, notices)``: the JSON's ``systems`` for ``runs``, ``[(name, evaluation under the reference,
     evaluation under the judge)]`` (each a :class:`~raglab_core.runs.evaluation.RunEvaluation`, same measures),
-    with the reference's comparisons (:func:`raglab_core.runs.report.build_report`: Holm over every pair).
-    ``report``: that report already built for the same runs under the reference (the page's evaluation), so
-    that its tests are not run twice. No run: empty lists and maps."""
+    with the reference's comparisons: every pair's randomization test (:func:`raglab_core.runs.comparison.p_values`)
+    and Holm's adjustment over the pairs, per measure, as ``eval`` reports them (``p_value_adjusted``). ``report``:
+    ``eval``'s report already built for the same runs under the reference (the page's evaluation,
+    :func:`raglab_core.runs.report.build_report`), whose adjusted p-values are these, so that the tests are not run
+    twice. No run: empty lists and maps."""
     if not runs:
         return {"runs": [], "reference_means": {}, "judge_means": {}, "agreement": {}}, []
     names = [name for name, _, _ in runs]
     measures = list(runs[0][1].names)
     options = {} if permutations is None else {"permutations": permutations}
     adjusted = {measure: {} for measure in measures}
-    if len(runs) >= 2:
-        if report is None:
-            report, _ = build_report([(name, ours) for name, ours, _ in runs], seed=seed, progress=progress,
-                                     **options)
+    if len(runs) >= 2 and report is not None:
         pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
         for pair, compared in zip(pairs, report["comparisons"]):
             for measure in measures:
                 adjusted[measure][pair] = compared["metrics"][measure]["p_value_adjusted"]
+    elif len(runs) >= 2:  # the tests alone: eval's bootstrap intervals and overlaps, unused here, cost seconds
+        tested = p_values([ours for _, ours, _ in runs], seed=seed, progress=progress, **options)
+        for measure in measures:
+            adjusted[measure] = dict(zip(tested, holm([found[measure] for found in tested.values()])))
     systems = system_agreement(names, measures, [ours.mean for _, ours, _ in runs],
                                [theirs.mean for _, _, theirs in runs], adjusted)
     notices = [Notice("few_runs", {"count": len(runs), "minimum": MIN_RUNS})] if len(runs) < MIN_RUNS else []

@@ -147,6 +147,32 @@ def compare_all(runs, permutations: int = PERMUTATIONS, seed: int = SEED, progre
     return compared
 
 
+def p_values(runs, permutations: int = PERMUTATIONS, seed: int = SEED, progress=None) -> dict:
+    """Every pair's randomization p-values alone, as :func:`compare_all` gives them (the same tests, the same
+    sign vectors), without the bootstrap intervals: ``{(i, j): {name: p_value}}``, ``i < j`` in input order, for
+    those who need only the tests (``agree``: :mod:`raglab_core.judges.agreement`). ``progress`` as
+    :func:`compare_all` calls it.
+
+    >>> qrels = {"q1": {"a": 1}, "q2": {"b": 1}}
+    >>> runs = [evaluate_run(qrels, {"q1": {"a": s, "z": 2.0}, "q2": {"b": 1.0}}, ["RR@1"]) for s in (1.0, 3.0, 2.5)]
+    >>> p_values(runs) == {pair: {"RR@1": c.metrics["RR@1"].p_value} for pair, c in compare_all(runs).items()}
+    True
+    """
+    first = runs[0]
+    for run in runs[1:]:
+        if (first.names, first.ties) != (run.names, run.ties):
+            raise LabError("settings_differ")
+    pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    found = {}
+    for pair in pairs:
+        told = progress and (lambda index, name, pair=pair: progress(index, name, pair, len(pairs)))
+        _, _, rows = _tested(runs[pair[0]], runs[pair[1]], permutations, seed, told)
+        found[pair] = {name: p_value for name, _, _, p_value, _ in rows}
+    if progress and pairs:
+        progress(len(first.names), None, pairs[-1], len(pairs))
+    return found
+
+
 def _tested(baseline, candidate, permutations, seed, progress):
     """One pair's paired queries, unpaired queries, and per measure: its deltas and randomization p-value."""
     queries = tuple(sorted(baseline.per_query.keys() & candidate.per_query.keys()))

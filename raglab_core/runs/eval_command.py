@@ -219,7 +219,7 @@ def run(args, parser) -> int:
     try:  # every file is read, so that all bad ones are reported
         read_all(reading, lambda slot: read_text_chunks(args.qrels if slot == "qrels" else paths[lettered.index(slot)]))
     except OSError as failure:  # a path the user mistyped: a usage error
-        return cannot_read(f"{parser.prog} eval", failure)
+        return cannot_read(f"{parser.prog} eval", failure, reading.name)
     errors = [error.render("en") for error in reading.errors]
     runs = [(name, reading.evaluations.get(slot)) for slot, name in zip(lettered, run_names(paths))]
     try:

@@ -117,7 +117,7 @@ def run(args) -> int:
         try:
             runs.append(read_run(path))
         except OSError as failure:  # a path the user mistyped: a usage error
-            return cannot_read(parser.prog, failure)
+            return cannot_read(parser.prog, failure, path)
         except LabError as error:
             errors.append(error.render("en"))
     if errors:

@@ -89,9 +89,13 @@ class Reading:
     problems). ``keep``: see :class:`~raglab_core.runs.evaluation.RunEvaluator`. Results: :attr:`qrels` and
     :attr:`evaluations` (slot ->
     :class:`~raglab_core.runs.evaluation.RunEvaluation`).
+
+    ``also``: a second qrels, already read (``agree``'s judge's): each run is evaluated with it too, from the
+    same reading of the run, into :attr:`also_evaluations` (slot -> its evaluation, with the same comments).
     """
 
-    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0):
+    def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0,
+                 also=None):
         self.files = [("qrels", qrels_name), *zip(slots(len(names)), names)]
         self.measures, self.ties, self.complete, self.keep_going = measures, ties, complete, keep_going
         # each query's first documents the evaluator keeps: the page's query detail, and with two runs or
@@ -99,10 +103,11 @@ class Reading:
         self.keep = max(keep, KEPT) if len(names) >= 2 else keep
         self.index = 0  # the file being read
         self.grouped = True  # False on a run's second reading
-        self.reader = self.evaluator = None
+        self.reader = self.evaluator = self.also_evaluator = None
         self.again = False
         self.qrels = None
         self.evaluations = {}
+        self.also, self.also_evaluations = also, {}
         self.comments = {}  # file name -> the lines it skipped as comments (QrelsReader.comments)
         self.errors = []
 
@@ -124,7 +129,11 @@ class Reading:
                 self.reader = QrelsReader(self.name)
             else:
                 self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete, self.keep)
-                self.reader = RunReader(self.name, self.evaluator.add, self.grouped)
+                add = self.evaluator.add
+                if self.also is not None:
+                    self.also_evaluator = RunEvaluator(self.also, self.measures, self.ties, self.complete)
+                    add = _both(add, self.also_evaluator.add)
+                self.reader = RunReader(self.name, add, self.grouped)
             self.again = False
         return self.slot
 
@@ -164,7 +173,9 @@ class Reading:
             comments = tuple((role, name, *self.comments[name])
                              for role, name in (("qrels", self.files[0][1]), ("run", self.name)) if name in self.comments)
             self.evaluations[self.slot] = replace(self.evaluator.result(), comments=comments)
-        self.evaluator = None
+            if self.also_evaluator is not None:
+                self.also_evaluations[self.slot] = replace(self.also_evaluator.result(), comments=comments)
+        self.evaluator = self.also_evaluator = None
         self.index += 1
         self.grouped = True
 
@@ -179,12 +190,22 @@ class Reading:
         self._failed(undecodable(self.name, "qrels" if self.slot == "qrels" else "run", head, offset, byte))
 
     def _failed(self, error: LabError) -> None:
-        self.reader = self.evaluator = None
+        self.reader = self.evaluator = self.also_evaluator = None
         self.index += 1
         self.grouped = True
         if not self.keep_going:
             raise error
         self.errors.append(error)
+
+
+def _both(first, second):
+    """One reader's callback that hands each query to two evaluators."""
+
+    def add(qid, scores):
+        first(qid, scores)
+        second(qid, scores)
+
+    return add
 
 
 def read_all(reading: Reading, chunks) -> Reading:

@@ -5,6 +5,7 @@ warnings, and the files as `eval` reads them (gzip, malformed lines named)."""
 import gzip
 import json
 import math
+import os
 import random
 import warnings
 
@@ -15,6 +16,7 @@ from scipy.stats import kendalltau, spearmanr
 from sklearn.metrics import cohen_kappa_score
 
 from raglab_core.__main__ import main
+from raglab_core.runs.evaluation import evaluate_run
 
 from tests.support.trec_data import qrels_lines, run_lines, write_lines
 
@@ -174,3 +176,45 @@ def test_a_malformed_file_is_named_with_its_line_and_nothing_is_printed(tmp_path
     assert err == f"error: {ours}, line 2: relevance 'x' is not an integer in ASCII digits\n"
     status, out, err = agree(capsys, tmp_path / "missing.txt", theirs)
     assert status == 2 and "cannot read" in err
+
+
+def test_the_command_line_takes_any_number_of_runs(tmp_path, capsys):
+    """Issue 50: 14 runs (the page keeps 12), on 5 queries (the randomization test is then exact and cheap).
+    The means are eval's evaluation under either qrels, the runs past L keep their names, and τ-b is scipy's."""
+    reference, judge, _ = collection(seed=5, queries=5, docs=8)
+    rng = random.Random(7)
+    runs = [{qid: {doc: quality * g + rng.random() for doc, g in grades.items()} for qid, grades in reference.items()}
+            for quality in [i / 13 for i in range(14)]]
+    paths = {"reference": str(write_lines(tmp_path / "people.txt", qrels_lines(reference))),
+             "judge": str(write_lines(tmp_path / "llm.txt", qrels_lines(judge)))}
+    files = [str(write_lines(tmp_path / f"run{i:02d}.txt", run_lines(run))) for i, run in enumerate(runs)]
+    status, out, err = agree(capsys, paths["reference"], paths["judge"], *files, "--measures", "P@5", "--json")
+    assert status == 0, err
+    systems = json.loads(out)["systems"]
+    assert systems["runs"] == [f"run{i:02d}.txt" for i in range(14)]
+    for side, qrels in (("reference", reference), ("judge", judge)):  # eval's evaluation (eval --json: above)
+        assert [systems[f"{side}_means"][name]["P@5"] for name in systems["runs"]] == [
+            evaluate_run(qrels, run, "P@5").mean[0] for run in runs]
+    ours = [systems["reference_means"][name]["P@5"] for name in systems["runs"]]
+    theirs = [systems["judge_means"][name]["P@5"] for name in systems["runs"]]
+    assert systems["agreement"]["P@5"]["kendall_tau_b"] == pytest.approx(kendalltau(ours, theirs).statistic,
+                                                                         abs=TOLERANCE)
+    assert ours[13] > ours[0]  # the best run is the last, past the page's twelve
+
+
+def test_a_stream_that_cannot_be_rewound_is_named(tmp_path, capsys):
+    """bash's <(...) gives a path like /dev/fd/63 to a pipe: its OSError names no file (it said «cannot read
+    None»). The path is named, and why it cannot be read."""
+    if not os.path.isdir("/dev/fd"):
+        pytest.skip("no /dev/fd")
+    ours = write_lines(tmp_path / "r.txt", ["q1 0 a 1\n", "q1 0 b 0\n"])
+    read, write = os.pipe()
+    try:
+        os.write(write, b"q1 0 a 1\nq1 0 b 1\n")
+        os.close(write)
+        status, out, err = agree(capsys, ours, f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    assert status == 2 and out == ""
+    assert err == (f"python -m raglab_core agree: error: cannot read /dev/fd/{read}: a stream, not a file (as a "
+                   "pipe or bash's <(...) gives), and it must be read from its start again: save it to a file first\n")

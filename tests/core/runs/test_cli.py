@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -166,6 +167,23 @@ def test_a_missing_file_exits_2(files, capsys):
     status, out, err = run_cli(capsys, files["qrels"], "/nonexistent/run.txt")
     assert status == 2 and out == ""
     assert "cannot read /nonexistent/run.txt: No such file or directory" in err
+
+
+def test_a_stream_that_cannot_be_rewound_is_named(files, capsys):
+    """bash's <(...) gives a path like /dev/fd/63 to a pipe: its OSError names no file (it said «cannot read
+    None»). The path is named, and why it cannot be read."""
+    if not os.path.isdir("/dev/fd"):
+        pytest.skip("no /dev/fd")
+    read, write = os.pipe()
+    try:
+        os.write(write, b"q1 Q0 a 1 1.0 run\n")
+        os.close(write)
+        status, out, err = run_cli(capsys, files["qrels"], f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    assert status == 2 and out == ""
+    assert err == (f"python -m raglab_core eval: error: cannot read /dev/fd/{read}: a stream, not a file (as a "
+                   "pipe or bash's <(...) gives), and it must be read from its start again: save it to a file first\n")
 
 
 def test_malformed_files_exit_1_and_every_bad_file_is_reported_in_english(tmp_path, files, capsys):
