@@ -6,8 +6,8 @@ right after the reference's. Each run is read once and evaluated under both qrel
 (:class:`PairedReading`), so that the agreement's system part (:func:`raglab_core.judges.agreement.agreement_report`,
 ``agree --json``) costs no second reading; the reference's comparisons (Holm over every pair) are the evaluation's
 own, not tested twice. With no run, only the label level. ``settings``: the evaluation's, plus ``"judge"`` (the
-file's name) and ``"judge_for_runs"`` (the runs' panel evaluated with the judge's qrels instead of the reference's;
-the agreement is the same either way).
+file's name), ``"judge_for_runs"`` (the runs' panel evaluated with the judge's qrels instead of the reference's;
+the agreement is the same either way) and ``"judge_sample"`` (the judge's qrels are the page's synthetic sample).
 
 >>> session = AgreementSession({"qrels": "people.txt", "judge": "llm.txt", "runs": []})
 >>> read = {"qrels": "q1 0 a 1\\nq1 0 b 0\\n", "judge": "q1 0 a 1\\nq1 0 b 1\\n"}
@@ -102,6 +102,7 @@ class AgreementSession(EvaluationSession):
         self.judge_name = judge if isinstance(judge, str) and judge.strip() else "juicios"
         self.reference_name = self.qrels_name
         self.for_runs = settings.get("judge_for_runs") is True
+        self.sample = settings.get("judge_sample") is True  # the page's synthetic judge: the reading says so
         reference = self.reading
         judging = Reading(self.judge_name, self.names, self.measures, reference.ties, self.complete, keep=DETAIL_DEPTH)
         self.reading = PairedReading(reference, judging, "judge" if self.for_runs else "reference")
@@ -141,7 +142,7 @@ class AgreementSession(EvaluationSession):
             require_common_queries([(run[0], run[index]) for run in runs], name)
         self.agreement = agreement_report(self.reference_name, reference.qrels, self.judge_name, judging.qrels, runs,
                                           report=None if self.for_runs else self.report)
-        panel["agreement"] = agreement_view(self.agreement, self.for_runs)
+        panel["agreement"] = agreement_view(self.agreement, self.for_runs, self.sample)
         return panel
 
     def agreement_json(self) -> str:

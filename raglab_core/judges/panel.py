@@ -291,10 +291,13 @@ def _reading(report, reference_rate, judge_rate, first, codes, sample) -> dict:
         significant = [(measure, flip) for measure, a in agreement.items() for flip in a["flips"] if flip["significant"]]
         flips = sum(len(a["flips"]) for a in agreement.values())
         if significant:
-            measure, flip = significant[0]
-            more = f" y {count(len(significant) - 1, 'par más', 'pares más')}" if len(significant) > 1 else ""
-            verdict = (f"Con el juez se invierte el orden de «{flip['candidate']}» y «{flip['baseline']}» en {measure}"
-                       f"{more}, que la referencia separa con significación: no decidas entre ellos con estos juicios.")
+            pairs = {}  # each pair of runs flipped significantly, with the measures it flips in
+            for measure, flip in significant:
+                pairs.setdefault((flip["candidate"], flip["baseline"]), []).append(measure)
+            (candidate, baseline), measures = next(iter(pairs.items()))
+            more = f" y {count(len(pairs) - 1, 'par más', 'pares más')}" if len(pairs) > 1 else ""
+            verdict = (f"El juez invierte «{candidate}» y «{baseline}» en {spanish_list(measures)}{more}, que la "
+                       "referencia separa con significación: no decidas entre ellos con estos juicios.")
         elif flips:
             verdict = (f"{count(flips, 'par de runs cambia', 'pares de runs cambian')} de orden, pero ninguno que la "
                        f"referencia separe con significación; en las etiquetas, {agreement_band}.")
@@ -303,13 +306,13 @@ def _reading(report, reference_rate, judge_rate, first, codes, sample) -> dict:
             verdict = (f"Ningún par de tus {len(systems['runs'])} runs cambia de orden con el juez, en {measures}; "
                        f"en las etiquetas, {agreement_band}.")
     if found["n"] and reference_rate is not None:
-        points.append(f"{_kappa_numbers(found)}; relevantes: {percent(reference_rate)} (referencia), "
-                      f"{percent(judge_rate)} (juez); PABAK {_number(first and first['pabak'])}, AC1 "
+        points.append(f"{_kappa_numbers(found)}; relevantes: {percent(reference_rate)} referencia, "
+                      f"{percent(judge_rate)} juez; PABAK {_number(first and first['pabak'])}, AC1 "
                       f"{_number(first and first['ac1'])}.")
     bias = found["bias"]["mean"]
     if bias is not None:
-        leaning = ("el juez es más generoso" if "judge_lenient" in codes else
-                   "el juez es más estricto" if "judge_strict" in codes else "sin sesgo claro")
+        leaning = ("juez más generoso" if "judge_lenient" in codes else
+                   "juez más estricto" if "judge_strict" in codes else "sin sesgo claro")
         points.append(f"Sesgo {signed(bias)}: {leaning}; sus valores absolutos no sustituyen a los de la referencia."
                       if leaning != "sin sesgo claro" else f"Sesgo {signed(bias)}: sin sesgo claro.")
     if systems["runs"]:
@@ -317,10 +320,10 @@ def _reading(report, reference_rate, judge_rate, first, codes, sample) -> dict:
         flips = [flip for a in systems["agreement"].values() for flip in a["flips"]]
         tau = (f"τ-b de {decimal(min(taus))} a {decimal(max(taus))}" if taus and min(taus) != max(taus)
                else f"τ-b {decimal(taus[0])}" if taus else "τ-b sin definir")
-        points.append(f"Orden de los runs: {tau}; {count(len(flips), 'par invertido', 'pares invertidos')}, "
-                      f"{integer(sum(flip['significant'] for flip in flips))} que la referencia separa.")
+        points.append(f"Orden: {tau}; {count(len(flips), 'par invertido', 'pares invertidos')}, "
+                      f"{integer(sum(flip['significant'] for flip in flips))} significativos.")
     if sample:
-        points.append("Juicios de ejemplo sintéticos: un juez generoso fabricado, no un LLM real.")
+        points.append("Juez sintético de ejemplo, no un LLM real.")
     caveats = [
         "κ compara etiqueta a etiqueta; τ, el orden de los runs: son preguntas distintas, y un valor no predice el otro.",
         "κ solo no basta para fiarte de un juez: léelo con su intervalo, las tasas de relevantes, PABAK y AC1 (a "

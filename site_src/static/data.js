@@ -183,6 +183,9 @@
   }
 
   buttons.sample.addEventListener("click", () => loadSample(config.sample, ["qrels", ...RUN_SLOTS]));
+  $('[data-action="judges-sample"]').addEventListener("click", () =>
+    loadSample(config.judges_sample, ["qrels", JUDGE, ...RUN_SLOTS])
+  );
 
   // --- evaluating ----------------------------------------------------------------------------
 
@@ -281,6 +284,7 @@
         fusion: fusing ? fusionRequest() : null,
         judge: chosen[JUDGE] || null,
         judgeForRuns: Boolean(chosen[JUDGE]) && settings.judgeForRuns.checked,
+        judgeSample: Boolean(chosen[JUDGE] && chosen[JUDGE].sample), // the synthetic judge: the reading says so
       },
     });
   }

@@ -49,9 +49,10 @@
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
  * @typedef {{type: "data-evaluate", id: number, request: {qrels: DataFile, runs: DataFile[],
  *   measures: string, ties: string, complete: boolean, fusion: (object | null), judge: (DataFile | null),
- *   judgeForRuns: boolean}}} DataEvaluateMessage
+ *   judgeForRuns: boolean, judgeSample: boolean}}} DataEvaluateMessage
  *   1 to 12 runs (0 with `judge`); `fusion`: raglab_core.runs.fused.fusion_settings; `judge`: a judge's
- *   qrels, compared with `qrels` (raglab_core.judges.agreement_session; `judgeForRuns`: the runs evaluated with it).
+ *   qrels, compared with `qrels` (raglab_core.judges.agreement_session; `judgeForRuns`: the runs evaluated with it;
+ *   `judgeSample`: it is the page's synthetic sample).
  *   Answered by "data-progress" ({fraction, text}), then "data-result".
  * @typedef {{type: "data-sort", id: number, request: number, column: number, ascending: boolean,
  *   limit: number}} DataSortMessage  The first `limit` per-query rows of that evaluation, sorted by

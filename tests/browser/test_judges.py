@@ -98,7 +98,7 @@ def test_with_runs_the_orders_and_flips_are_agree_json_and_the_slopegraph_reads_
         [m, a["kendall_tau_b"], a["tau_ap"], len(a["flips"])] for m, a in systems["agreement"].items()]
     significant = sum(f["significant"] for a in systems["agreement"].values() for f in a["flips"])
     expect(page.locator('.flips li[data-significant="true"]')).to_have_count(significant)
-    expect(page.locator('[data-agreement-output="verdict"]')).to_contain_text("se invierte el orden")
+    expect(page.locator('[data-agreement-output="verdict"]')).to_contain_text("que la referencia separa con significación")
     expect(page.locator('[data-panel-output="means"] tr')).to_have_count(3)  # the evaluation is there too
     chart = page.locator('[data-agreement-output="slopegraph"]')
     settled_box(chart)
@@ -111,3 +111,24 @@ def test_with_runs_the_orders_and_flips_are_agree_json_and_the_slopegraph_reads_
       return box.x >= 0 && box.x + box.width <= svg.viewBox.baseVal.width;
     })""")
     assert inside
+
+
+def test_the_synthetic_sample_shows_a_lenient_judge_flipping_a_significant_pair_and_says_it_is_synthetic(lab):
+    page = lab.page
+    page.click('[data-action="judges-sample"]')
+    evaluated(page)
+    sample = ROOT / "site_src" / "data" / "sample"
+    labels = json.loads(subprocess.run(
+        [sys.executable, "-m", "raglab_core", "agree", str(sample / "qrels.txt"), str(sample / "qrels-llm.txt"), "--json"],
+        capture_output=True, text=True, check=True, cwd=ROOT).stdout)["labels"]
+    assert float(page.get_attribute('[data-agreement="kappa"]', "data-value")) == labels["kappa"]
+    expect(page.locator('[data-panel-output="means"] tr')).to_have_count(5)
+    expect(page.locator('[data-output="agreement-warnings"] li[data-code="judge_lenient"]')).to_have_count(1)
+    expect(page.locator('[data-agreement-output="verdict"]')).to_contain_text("«run-rerank.txt» y «run-hibrida.txt»")
+    expect(page.locator('[data-agreement-output="points"]')).to_contain_text("Juez sintético de ejemplo")
+    expect(page.locator('[data-slot-status="judge-qrels"]')).to_have_text("Elegido: ejemplo «qrels-llm.txt».")
+    # «Probar con datos de ejemplo» afterwards: the original sample, with no judge and no agreement
+    page.click('[data-action="sample"]')
+    evaluated(page)
+    expect(page.locator('[data-panel-output="means"] tr')).to_have_count(2)
+    expect(page.locator("[data-data-agreement]")).to_be_hidden()

@@ -4,7 +4,6 @@ same files; the reading puts the warnings first and never claims more than the n
 
 import json
 import random
-import re
 
 import pytest
 
@@ -61,9 +60,6 @@ def session(texts, slots, **settings):
     return found, panel
 
 
-WORDS = re.compile(r"\w+")
-
-
 def test_without_runs_the_view_and_the_download_are_agree_json(tmp_path, texts, capsys):
     expected = cli_json(tmp_path, texts, (), capsys)
     found, panel = session(texts, ())
@@ -80,7 +76,7 @@ def test_without_runs_the_view_and_the_download_are_agree_json(tmp_path, texts, 
     assert [w["code"] for w in view["warnings"]] == [w["code"] for w in report["warnings"]]
     assert view["systems"] is None and "means" not in panel
     assert "carga tus runs" in view["verdict"] and "fiable" not in json.dumps(view, ensure_ascii=False)
-    assert len(WORDS.findall(" ".join([view["verdict"], *view["points"]]))) <= 80
+    assert len(" ".join([view["verdict"], *view["points"]]).split()) <= 80  # verdict first, short
 
 
 def test_with_runs_the_system_rows_and_flips_are_agree_json_and_the_verdict_names_the_flip(tmp_path, texts, capsys):
@@ -96,7 +92,7 @@ def test_with_runs_the_system_rows_and_flips_are_agree_json_and_the_verdict_name
     view = panel["agreement"]
     shown = view["systems"]["flips"]
     assert [flip["significant"] for flip in shown] == sorted((flip["significant"] for flip in shown), reverse=True)
-    assert view["verdict"].startswith("Con el juez se invierte el orden de")
+    assert view["verdict"].startswith("El juez invierte «")
     assert "se mantiene" not in view["verdict"] and "fiable" not in json.dumps(view, ensure_ascii=False)
     # the evaluation's own panel is there too, under the reference's qrels
     assert [run["name"] for run in panel["means"]] == ["a.txt", "b.txt", "c.txt"]
