@@ -8,10 +8,12 @@
     python -m raglab_core chunks CORPUS QUERIES [--spans F] [--qrels F] [--sweep "C:O …"] [--json] …
     python -m raglab_core agree REFERENCE JUDGE [RUN ...] [--reference-max G] [--judge-max G]
         [--missing intersect|zero] [--measures "…"] [--json]
+    python -m raglab_core pool RUN [RUN ...] --depth K [--qrels F] [--sample N --seed S] [--judge J]
 
 Each command lives with its domain, in a module named after it: ``eval`` in
 :mod:`raglab_core.runs.eval_command`, ``fuse`` in :mod:`raglab_core.runs.fuse_command`, ``chunks`` in
-:mod:`raglab_core.corpus.chunks_command`, ``agree`` in :mod:`raglab_core.judges.agree_command`; what they share (argument types, how a command fails) is
+:mod:`raglab_core.corpus.chunks_command`, ``agree`` in :mod:`raglab_core.judges.agree_command`, ``pool`` in
+:mod:`raglab_core.judges.pool_command`; what they share (argument types, how a command fails) is
 :mod:`raglab_core.command_line`'s. This module only parses the command line and hands it over.
 Exit status: 0 on success, 1 when an input file is malformed, 2 for usage errors and unreadable files.
 
@@ -24,7 +26,7 @@ import argparse
 import sys
 
 from .corpus import chunks_command
-from .judges import agree_command
+from .judges import agree_command, pool_command
 from .runs import eval_command, fuse_command
 
 
@@ -38,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     fuse_command.add_parser(commands)
     chunks_command.add_parser(commands)
     agree_command.add_parser(commands)
+    pool_command.add_parser(commands)
     return parser
 
 
@@ -54,6 +57,8 @@ def main(argv=None) -> int:
         return chunks_command.run(args, parser)
     if args.command == "agree":
         return agree_command.run(args, parser)
+    if args.command == "pool":
+        return pool_command.run(args, parser)
     return eval_command.run(args, parser)
 
 

@@ -52,6 +52,7 @@ def compute_json(state_json: str) -> str:
 COMMAND_LINE_ONLY = frozenset({
     "raglab_core.__main__", "raglab_core.command_line", "raglab_core.runs.eval_command",
     "raglab_core.runs.fuse_command", "raglab_core.corpus.chunks_command", "raglab_core.judges.agree_command",
+    "raglab_core.judges.pool_command",
 })
 
 

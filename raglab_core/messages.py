@@ -417,6 +417,11 @@ MESSAGES = {
     "no_queries": ("the file holds no queries", "el fichero no contiene ninguna consulta"),
     "no_spans": ("the file holds no evidence spans", "el fichero no contiene ningún fragmento de evidencia"),
     "no_chunks": ("the file holds no chunks", "el fichero no contiene ningún chunk"),
+    "pool_columns": (
+        "expected 2 columns separated by one tab (query_id<TAB>doc_id), found {found}",
+        "se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay {found}",
+    ),
+    "no_pairs": ("the file holds no pairs", "el fichero no contiene ningún par"),
     "query_columns": (
         "expected 2 tab-separated columns (id<TAB>text), found {found}",
         "se esperaban 2 columnas separadas por tabuladores (id<TAB>texto) y hay {found}",
@@ -669,6 +674,29 @@ MESSAGES = {
         "{mean} más bajo (intervalo del 95 % sobre las consultas: de {low} a {high}, que no incluye el 0). Un juez "
         "estricto puede ordenar los runs como la referencia; lo que cambia son los valores de las medidas, no solo "
         "su orden.",
+    ),
+    # raglab_core.judges.pooling: the warnings of `pool` and of the judging page's start
+    "pool_empty": (
+        "Nothing is left to judge: every pair of the pool is already judged, or the judge grades none of them.",
+        "No queda nada por juzgar: todos los pares del pool ya están juzgados, o el juez no califica ninguno.",
+    ),
+    "sample_whole_pool": (
+        "The sample ({sample}) is not smaller than the pairs to judge ({count}): all of them are kept.",
+        "La muestra ({sample}) no es menor que los pares por juzgar ({count}): se conservan todos.",
+    ),
+    "judge_misses_pool": (
+        (
+            "1 pair of the pool ({total} pairs) is not graded by the judge: it is left out, since its sample is "
+            "drawn from the pairs it grades.",
+            "El juez no califica 1 par del pool (de {total}): queda fuera, porque la muestra sale de los pares que "
+            "el juez califica.",
+        ),
+        (
+            "{count} pairs of the pool ({total} pairs) are not graded by the judge: they are left out, since its "
+            "sample is drawn from the pairs it grades.",
+            "El juez no califica {count} pares del pool (de {total}): quedan fuera, porque la muestra sale de los "
+            "pares que el juez califica.",
+        ),
     ),
 }
 LANGUAGES = ("en", "es")

@@ -245,7 +245,9 @@ def corpus_panel_words() -> dict:
                     "consulta o descargar, vuelve a pulsar «Medir».",
         "stopped": "El cálculo se detuvo. Vuelve a pulsar «Medir».",
         "stale": "Cambiaron los datos o los ajustes: pulsa «Medir» para actualizar los resultados.",
-        "carried": "Añadida la configuración {name} del panel de chunking.",
+        # The chunking panel's link: its configuration joins the sweep as the baseline, and the page says so.
+        "carried": "Añadida la configuración {name} del panel de chunking, como línea base: cada configuración se "
+                   "compara con ella (cámbiala en «Línea base»).",
     }
 
 

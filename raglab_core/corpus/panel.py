@@ -16,6 +16,7 @@ from ..runs.lettered import adjusted_text
 from ..runs.report import ALPHA
 from ..runs.sanity import Notice
 from ..runs.statistics import PERMUTATIONS, RESAMPLES
+from ..readings import reading as reading_parts
 from ..words import corpus_panel_words
 from .bm25 import B, K1
 from .evaluate import CUTS
@@ -347,20 +348,27 @@ def _ticks(low: float, top: float, step: float) -> list:
 # --- the reading ---------------------------------------------------------------------------------------
 
 
-def reading(data: dict, measure: str) -> str:
-    """What the sweep shows for ``measure``, in Spanish, agreeing with every number: which configurations the data
-    cannot tell from the baseline (Holm-corrected), what the extra tokens bought, what the ceiling says, and that
-    BM25 is what is measured. It names no winner: each configuration is compared only with the baseline.
+NAMED = 4
+"""A visible line of the reading names at most this many configurations; beyond, it counts them (the table marks
+each one with ▲ or ▼, and the disclosure lists them)."""
+
+
+def reading(data: dict, measure: str) -> dict:
+    """What the sweep shows for ``measure``, in Spanish, verdict first (:func:`raglab_core.readings.reading`),
+    agreeing with every number: how many configurations the data tell from the baseline, above or below it
+    (Holm-corrected), the others being indistinguishable from it; the groups in short lines; in the disclosure,
+    what the extra tokens bought (one line per configuration), what the ceiling says, and that BM25 is what is
+    measured. It names no winner: each configuration is compared only with the baseline.
     """
     configs = {entry["name"]: entry for entry in data["configs"]}
     base_name = data["baseline"]
     base = configs[base_name]
-    parts = []
-    if data["warnings"]:
-        parts.append("Atención: hay avisos sobre estos datos (arriba); léelos antes que estas cifras.")
+    warning = "Atención: hay avisos sobre estos datos (arriba); léelos antes que estas cifras." if data["warnings"] else ""
+    lines, details, caveats = [], [], []
+    alpha = decimal(ALPHA, 2)
     if len(configs) == 1:
-        parts.append(f"Con una sola configuración no hay comparación: {base_name} da {measure} "
-                     f"{decimal(base['mean'][measure])} (IC 95 % {interval_text(base, measure)}).")
+        verdict = (f"Con una sola configuración no hay comparación: {base_name} da {measure} "
+                   f"{decimal(base['mean'][measure])} (IC 95 % {interval_text(base, measure)}).")
     else:
         same, above, below = [], [], []
         for pair in data["comparisons"]:
@@ -371,29 +379,57 @@ def reading(data: dict, measure: str) -> str:
                 above.append(pair["candidate"])
             else:
                 below.append(pair["candidate"])
-        holm = f"p ajustado por Holm sobre las {len(data['comparisons'])} comparaciones"
+        total = len(data["comparisons"])
+        holm = f"p ajustado por Holm sobre las {total} comparaciones"
+        if not above and not below:
+            verdict = (f"En {measure}, estos datos no distinguen de la línea base {base_name} ninguna de las "
+                       f"{count(total, 'configuración comparada', 'configuraciones comparadas')} "
+                       f"(p ajustado por Holm ≥ {alpha}).")
+        else:
+            sides = [(len(group), side) for group, side in ((above, "encima"), (below, "debajo")) if group]
+            said = f"{count(sides[0][0], 'configuración queda', 'configuraciones quedan')} por {sides[0][1]}"
+            if len(sides) == 2:
+                said += f" y {integer(sides[1][0])} por {sides[1][1]}"
+            rest = f"; {integer(len(same))} no se {'distingue' if len(same) == 1 else 'distinguen'} de ella" if same else ""
+            verdict = (f"En {measure}, frente a la línea base {base_name}: {said} (p ajustado por Holm < {alpha})"
+                       f"{rest}.")
+        for group, what, mark in ((above, "Por encima de la línea base", "▲"), (below, "Por debajo de la línea base", "▼"),
+                                  (same, "Sin diferencia que estos datos distingan", "")):
+            if group and len(group) > NAMED:  # the verdict counts them; the table marks them; here, their names
+                details.append(f"{what}: {spanish_list(group)}.")
+            elif group and (group is not same or above or below):
+                lines.append(f"{what}: {_named(group, mark)}.")
         if same:
-            parts.append(
-                f"En {measure}, estos datos no distinguen {_of(same)} de la línea base {base_name} "
-                f"({holm} ≥ {decimal(ALPHA, 2)}), lo que no demuestra que rindan igual."
+            caveats.append(
+                f"En {measure}, que estos datos no distingan una configuración de la línea base {base_name} "
+                f"({holm} ≥ {alpha}) no demuestra que rindan igual."
             )
-        if above:
-            parts.append(f"{_cap(spanish_list(above))} {'queda' if len(above) == 1 else 'quedan'} por encima de "
-                         f"{base_name} en {measure} ({holm} < {decimal(ALPHA, 2)}).")
-        if below:
-            parts.append(f"{_cap(spanish_list(below))} {'queda' if len(below) == 1 else 'quedan'} por debajo de "
-                         f"{base_name} en {measure} ({holm} < {decimal(ALPHA, 2)}).")
+        if above or below:
+            caveats.append(f"Por encima o por debajo: {holm} < {alpha}.")
         if len(above) > 1:
-            parts.append("Cada configuración se compara solo con la línea base: que varias la superen no dice cuál "
-                         "de ellas es mejor.")
-        parts.append(_tokens_bought(data, configs, base, measure))
-    parts.append(_ceiling_text(configs, measure))
-    parts.append(
+            caveats.append("Cada configuración se compara solo con la línea base: que varias la superen no dice cuál "
+                           "de ellas es mejor.")
+        bought, line = _tokens_bought(data, configs, base, measure)
+        lines.append(line)
+        details += bought
+    caveats.append(_ceiling_text(configs, measure))
+    caveats.append(
         "Lo que se mide es BM25 sobre los chunks: un recuperador denso puede ordenar las configuraciones de otra "
         "manera. Para medir el tuyo, descarga los chunks (JSONL), recupéralos con tu modelo y trae el run (TREC, "
         "con el chunk_id como documento) en «Trae tus chunks y tu run»: se mide con las mismas medidas."
     )
-    return " ".join(part for part in parts if part)
+    return reading_parts(verdict, lines, details, caveats, warning)
+
+
+def _named(names, mark: str = "") -> str:
+    """Configurations as a line names them: up to :data:`NAMED`, else their count (and the table's ``mark``).
+
+    >>> _named(["128:0", "256:0"]), _named(["1:0", "2:0", "3:0", "4:0", "5:0"], "▲")
+    ('128:0 y 256:0', '5 configuraciones (▲ en la tabla)')
+    """
+    if len(names) <= NAMED:
+        return spanish_list(names)
+    return f"{len(names)} configuraciones" + (f" ({mark} en la tabla)" if mark else "")
 
 
 def _of(names) -> str:
@@ -408,26 +444,32 @@ def interval_text(entry, measure) -> str:
     return span(*entry["ci95"][measure])
 
 
-def _tokens_bought(data, configs, base, measure) -> str:
-    """What the configurations that index more tokens than the baseline got for them, in ``measure``."""
+def _tokens_bought(data, configs, base, measure) -> tuple:
+    """What the configurations that index more tokens than the baseline got for them, in ``measure``: one line
+    per configuration (the disclosure's) and one visible line that counts them."""
     tokens = base["indexed_tokens"]
     if tokens is None:
-        return ""
+        return [], ""
     pairs = {pair["candidate"]: pair["metrics"][measure] for pair in data["comparisons"]}
     more = [name for name, entry in configs.items() if entry["indexed_tokens"] is not None and entry["indexed_tokens"] > tokens]
     if not more:
-        return f"Ninguna configuración indexa más tokens que la línea base ({integer(tokens)})."
+        return [], f"Ninguna configuración indexa más tokens que la línea base ({integer(tokens)})."
     said = []
+    told = 0
     for name in more:
         entry, result = configs[name], pairs[name]
         extra = entry["indexed_tokens"] / tokens - 1
         delta = cell(result["mean_delta"], signed=True)["text"]
         low, high = (cell(end, signed=True)["text"] for end in result["ci95"])
-        verdict = "una diferencia que estos datos distinguen" if result["p_value_adjusted"] < ALPHA else \
-            "una diferencia que estos datos no distinguen del azar"
-        said.append(f"{name} indexa un {percent(extra)} más ({integer(entry['indexed_tokens'])} tokens) y cambia "
-                    f"{measure} en {delta} (IC 95 % de la diferencia {low} a {high}): {verdict}")
-    return f"Frente a la línea base ({integer(tokens)} tokens indexados): " + "; ".join(said) + "."
+        distinguished = result["p_value_adjusted"] < ALPHA
+        told += distinguished
+        said.append(f"{name}: un {percent(extra)} más de tokens ({integer(entry['indexed_tokens'])}), {measure} "
+                    f"{delta} (IC 95 % de la diferencia {low} a {high}): "
+                    f"{'distinguible' if distinguished else 'no distinguible del azar'}.")
+    line = (f"Frente a la línea base ({integer(tokens)} tokens indexados), "
+            f"{count(len(more), 'configuración indexa', 'configuraciones indexan')} más; "
+            f"{'ninguna' if not told else integer(told)} con una diferencia en {measure} que estos datos distingan.")
+    return said, line
 
 
 def _ceiling_text(configs, measure) -> str:

@@ -1,5 +1,5 @@
-"""Judgments compared: how far a judge's qrels (a model's, say) agree with a reference's (people's), label by label
-and system by system (DESIGN §4.12).
+"""Judgments compared and made: how far a judge's qrels (a model's, say) agree with a reference's (people's), label
+by label and system by system (DESIGN §4.12), and which pairs to judge and how the judging page judges them (§4.13).
 
 * :mod:`~raglab_core.judges.labels`: the pairs compared and every label measure (confusion matrix, exact, Cohen's
   κ, weighted κ, Krippendorff's α, binary tables with PABAK and Gwet's AC1, bias, κ's bootstrap interval);
@@ -8,10 +8,14 @@ and system by system (DESIGN §4.12).
 * :mod:`~raglab_core.judges.agreement`: the report both edges give (``agree --json``), with its warnings;
 * :mod:`~raglab_core.judges.agree_command`: the ``agree`` command;
 * :mod:`~raglab_core.judges.agreement_session` and :mod:`~raglab_core.judges.panel`: «¿Te fías de tus juicios?»
-  in «Tus datos» (the page's session, which reads a judge's qrels beside the reference's, and its view).
+  in «Tus datos» (the page's session, which reads a judge's qrels beside the reference's, and its view);
+* :mod:`~raglab_core.judges.pooling`: which pairs to judge (depth-k pools, seeded and stratified samples,
+  DESIGN §4.13), and :mod:`~raglab_core.judges.pool_command`, the ``pool`` command;
+* :mod:`~raglab_core.judges.judging`: the judging page's Python (a job, the view of one pair, qrels, the job's
+  file), in the words of :mod:`~raglab_core.judges.words`.
 
 It imports the kernel and :mod:`raglab_core.runs` (its readers, evaluation, comparison and statistics), never
-:mod:`raglab_core.lab`.
+:mod:`raglab_core.lab`; nor :mod:`raglab_core.corpus`, which the page adds only on first use.
 
 >>> from raglab_core.judges import labels
 >>> labels.kappa(labels.confusion([0, 1, 1, 0], [0, 1, 0, 0], 1, 1))

@@ -17,6 +17,7 @@ Runs are lettered a, b, c… in input order (:data:`~raglab_core.runs.fused.LETT
 """
 
 from ..formatting import decimal, integer, spanish_list
+from ..readings import reading
 from .cells import cell
 from .fused import LETTERS
 from .report import ALPHA, RUN_WARNINGS, beaten
@@ -267,36 +268,121 @@ def other_reading(report, wins, label) -> str:
             "empatados entre sí.")
 
 
-def many_reading(report, wins, warned=(), fusion_note: str = "") -> str:
-    """The reading of three runs or more, in plain Spanish (never a verdict beyond what the tests say).
+def _runs_text(report, indices, most: int = 3) -> str:
+    """Runs as a visible line names them: by name and letter up to ``most``, else their count and letters.
 
-    It opens with the runs some warning concerns, when there are any; the first
-    measure leads (:func:`leading_reading`); the other measures follow in
-    brief; then what «supera» and «empatados» mean here and what Holm's
-    correction covers, and the fused run's note (``fusion_note``).
+    >>> runs = {"runs": [{"name": f"r{i}"} for i in range(12)]}
+    >>> _runs_text(runs, [1, 2]), _runs_text(runs, [0, 3, 4, 7])
+    ('«r1» (b) y «r2» (c)', 'los runs a, d, e y h')
+    """
+    if len(indices) <= most:
+        return spanish_list([run_label(report, i) for i in indices])
+    return f"los runs {spanish_list([LETTERS[i] for i in indices])}"
+
+
+def leading_verdict(report, wins, label) -> str:
+    """The reading's verdict: ONE sentence on the first measure, which never names more than three runs.
+
+    >>> runs = [{"name": n, "mean": {"P@1": m}} for n, m in (("x", 0.2), ("y", 0.6), ("z", 0.5))]
+    >>> print(leading_verdict({"runs": runs}, {"P@1": [[], [0], []]}, "P@1"))
+    En P@1, ningún otro run supera a «y» (b) ni a «z» (c): con estos datos están estadísticamente empatados entre sí (p ajustado por Holm ≥ 0,05).
+    """
+    count = len(report["runs"])
+    pairs = count * (count - 1) // 2
+    alpha = decimal(ALPHA, 2)
+    top = _undominated(report, wins, label)
+    if len(top) == count:
+        return (
+            f"En {label}, ninguna de las {pairs} diferencias entre los {count} runs llega a p ajustado < {alpha}: con "
+            f"estos datos, los {count} runs están estadísticamente empatados."
+        )
+    if len(top) == 1:
+        leader = top[0]
+        tied = [i for i in range(count) if i != leader and i not in wins[label][leader]]
+        if not tied:
+            return (f"En {label}, {run_label(report, leader)} supera a cada uno de los otros {count - 1} runs "
+                    f"(p ajustado por Holm < {alpha} en cada par).")
+        return (f"En {label}, ningún otro run supera a {run_label(report, leader)}, que supera a "
+                f"{len(wins[label][leader])} de los otros {count - 1}; del resto no se distingue.")
+    named = _nor([run_label(report, i) for i in top]) if len(top) <= 3 else _runs_text(report, top)
+    return (f"En {label}, ningún otro run supera a {named}: con estos datos están estadísticamente empatados entre "
+            f"sí (p ajustado por Holm ≥ {alpha}).")
+
+
+def measure_line(report, wins, label) -> str:
+    """One more measure, in a short line that names at most one run (its letter) and counts the rest.
+
+    >>> runs = [{"name": n, "mean": {"R@1": m}} for n, m in (("x", 0.2), ("y", 0.6), ("z", 0.5))]
+    >>> report = {"runs": runs}
+    >>> measure_line(report, {"R@1": [[], [0, 2], []]}, "R@1"), measure_line(report, {"R@1": [[], [0], []]}, "R@1")
+    ('R@1: b supera a los otros 2.', 'R@1: b supera a 1 de 2; sin superar, 2 runs.')
+    >>> measure_line(report, {"R@1": [[], [], []]}, "R@1")
+    'R@1: los 3 runs, estadísticamente empatados.'
+    """
+    return f"{label}: {_measure_said(report, wins, label)}"
+
+
+def _measure_said(report, wins, label) -> str:
+    count = len(report["runs"])
+    top = _undominated(report, wins, label)
+    if len(top) == count:
+        return f"los {count} runs, estadísticamente empatados."
+    most = max(top, key=lambda i: (len(wins[label][i]), report["runs"][i]["mean"][label] or 0.0, -i))
+    beaten_count = len(wins[label][most])
+    if len(top) == 1 and beaten_count == count - 1:
+        return f"{LETTERS[most]} supera a los otros {count - 1}."
+    if len(top) == 1:
+        return f"{LETTERS[most]} supera a {beaten_count} de {count - 1} y nadie lo supera."
+    return f"{LETTERS[most]} supera a {beaten_count} de {count - 1}; sin superar, {len(top)} runs."
+
+
+def measure_lines(report, wins, labels) -> list:
+    """:func:`measure_line` for ``labels``, the measures that read alike in one line.
+
+    >>> runs = [{"name": n, "mean": {"R@1": m, "P@1": m}} for n, m in (("x", 0.2), ("y", 0.6), ("z", 0.5))]
+    >>> measure_lines({"runs": runs}, {"R@1": [[], [0, 2], []], "P@1": [[], [0, 2], []]}, ["R@1", "P@1"])
+    ['R@1 y P@1: b supera a los otros 2.']
+    """
+    said = {}
+    for label in labels:
+        said.setdefault(_measure_said(report, wins, label), []).append(label)
+    return [f"{spanish_list(names)}: {text}" for text, names in said.items()]
+
+
+def many_reading(report, wins, warned=(), fusion_note: str = "") -> dict:
+    """The reading of three runs or more, in plain Spanish, verdict first (:func:`raglab_core.readings.reading`;
+    never a verdict beyond what the tests say).
+
+    Above the verdict, the runs some warning concerns, when there are any (counted when more than three). The
+    verdict reads the first measure (:func:`leading_verdict`); one short line per other measure follows
+    (:func:`measure_line`). In the disclosure: every measure in full (:func:`leading_reading`,
+    :func:`other_reading`), what «supera» and «empatados» mean here and what Holm's correction covers, and the
+    fused run's note (``fusion_note``).
     """
     labels = report["measures"]
     count = len(report["runs"])
     pairs = count * (count - 1) // 2
-    parts = []
+    warning = ""
     if warned:
-        runs = spanish_list([f"«{name}»" for name in warned])
-        parts.append(
+        runs = spanish_list([f"«{name}»" for name in warned]) if len(warned) <= 3 else \
+            f"{len(warned)} de los {count} runs"
+        warning = (
             f"Atención: estas comparaciones se apoyan en datos con avisos (arriba) sobre {runs}; revísalos antes de "
             "sacar conclusiones."
         )
-    parts.append(leading_reading(report, wins, labels[0]))
-    parts += [other_reading(report, wins, label) for label in labels[1:]]
+    caveats = [leading_reading(report, wins, labels[0])]
+    caveats += [other_reading(report, wins, label) for label in labels[1:]]
     several = f" Holm no corrige por mirar {len(labels)} medidas a la vez." if len(labels) > 1 else ""
-    parts.append(
+    caveats.append(
         f"Aquí un run supera a otro cuando su media es mayor y el p-valor de la prueba de aleatorización pareada, "
         f"ajustado por Holm sobre los {pairs} pares, queda por debajo de {decimal(ALPHA, 2)}; las letras junto a cada "
         "media dicen a cuáles. «Estadísticamente empatados» no demuestra que sean iguales: estas consultas no bastan "
         f"para separarlos.{several}"
     )
     if fusion_note:
-        parts.append(fusion_note)
-    return " ".join(parts)
+        caveats.append(fusion_note)
+    return reading(leading_verdict(report, wins, labels[0]),
+                   measure_lines(report, wins, labels[1:]), caveats=caveats, warning=warning)
 
 
 def warned_names(report) -> list:
@@ -305,12 +391,13 @@ def warned_names(report) -> list:
     return [run["name"] for run in report["runs"] if run["name"] in concerned]
 
 
-def overlap_reading(report, wins) -> str:
-    """What Jaccard@10 and RBO say, and where the pairs show it: two runs the first measure cannot tell apart
-    whose top 10s differ most; and Judged@10, when it is measured."""
+def overlap_reading(report, wins) -> dict:
+    """What Jaccard@10 and RBO say, verdict first: two runs the first measure cannot tell apart whose top 10s
+    differ most, or else the pairs whose top 10s differ most and least; then Judged@10, when it is measured;
+    what the two overlaps are, in the disclosure."""
     labels, count = report["measures"], len(report["runs"])
     first = labels[0]
-    parts = [
+    caveats = [
         "Jaccard@10 divide los documentos que dos runs comparten entre sus 10 primeros por todos los distintos que "
         "traen entre los dos (0: ninguno en común; 1: los mismos); RBO mide cuánto coinciden los dos rankings, "
         "pesando más los primeros puestos (p = 0,9, sobre los 100 primeros). Son medias por consulta y no miran los "
@@ -318,18 +405,26 @@ def overlap_reading(report, wins) -> str:
         "diferencia no se ve en las medidas, porque los documentos sin juzgar cuentan como no relevantes."
     ]
     index_pairs = [(i, j) for i in range(count) for j in range(i + 1, count)]
-    tied = [
-        (overlap["jaccard@10"], i, j)
-        for (i, j), overlap in zip(index_pairs, report["overlap"])
-        if overlap["jaccard@10"] is not None and j not in wins[first][i] and i not in wins[first][j]
-    ]
+    known = [(overlap["jaccard@10"], i, j) for (i, j), overlap in zip(index_pairs, report["overlap"])
+             if overlap["jaccard@10"] is not None]
+    tied = [(jaccard, i, j) for jaccard, i, j in known if j not in wins[first][i] and i not in wins[first][j]]
+    verdict = ""
     if tied:
         jaccard, i, j = min(tied)
         if jaccard < 0.5:
-            parts.append(
-                f"Por ejemplo, {run_label(report, i)} y {run_label(report, j)} no se distinguen en {first}, pero su "
+            verdict = (
+                f"{run_label(report, i)} y {run_label(report, j)} no se distinguen en {first}, pero su "
                 f"Jaccard@10 es {decimal(jaccard)}: sus 10 primeros coinciden poco."
             )
+    if not verdict and known:
+        low, high = min(known), max(known, key=lambda item: (item[0], -item[1], -item[2]))
+        verdict = (
+            f"Los 10 primeros que menos coinciden son los de {LETTERS[low[1]]} y {LETTERS[low[2]]} (Jaccard@10 "
+            f"{decimal(low[0])}); los que más, los de {LETTERS[high[1]]} y {LETTERS[high[2]]} ({decimal(high[0])})."
+        )
+    if not verdict:
+        verdict = "Jaccard@10 y RBO, en la tabla de pares, dicen cuánto se parecen los rankings de cada par."
+    lines = []
     judged = "Judged@10"
     if judged in labels:
         values = [(run["mean"][judged], index) for index, run in enumerate(report["runs"]) if run["mean"][judged] is not None]
@@ -340,10 +435,10 @@ def overlap_reading(report, wins) -> str:
                 said += f"vale {decimal(low[0])} en {'los dos runs' if len(values) == 2 else f'los {integer(len(values))} runs'}."
             else:
                 said += f"va de {decimal(low[0])} ({LETTERS[low[1]]}) a {decimal(high[0])} ({LETTERS[high[1]]})."
-            parts.append(said)
+            lines.append(said)
     else:
-        parts.append("Añade Judged@10 a las medidas para ver qué parte de los 10 primeros de cada run está juzgada.")
-    return " ".join(parts)
+        lines.append("Añade Judged@10 a las medidas para ver qué parte de los 10 primeros de cada run está juzgada.")
+    return reading(verdict, lines, caveats=caveats)
 
 
 def pair_options_note(count: int) -> str:

@@ -14,6 +14,7 @@ import io
 
 from ..errors import LabError, message
 from ..formatting import DASH, NBSP, count, decimal, integer, spanish_list
+from ..readings import reading
 from ..words import UNJUDGED_LABEL, data_panel_words, permutations_text as _permutations
 from .cells import cell as _cell, interval as _interval
 from .fused import LETTERS, fused_description, page_options
@@ -23,7 +24,7 @@ from .lettered import adjusted_text, lettered_view, oriented_pair, warned_names
 from .measures import DEFAULT_MEASURES, parse_measures  # noqa: F401 (parse_measures: the doctest)
 from .report import ALPHA, build_report, warned_runs  # noqa: F401 (build_report: the doctest)
 from .sanity import Notice
-from .statistics import EXACT_LIMIT, p_value_text
+from .statistics import EXACT_LIMIT, p_text, p_value_text
 
 ROWS_SHOWN = 200
 """Per-query rows the page draws at once (the worker sorts every query and sends the first ones)."""
@@ -299,6 +300,7 @@ def _summary(report, runs) -> str:
         f"{count(queries, 'consulta evaluada', 'consultas evaluadas')} con {spanish_list(report['measures'])} "
         f"({TIES_TEXT[report['ties']]})."
     )
+    text += gain_note(report["measures"])
     for name, result in runs:
         skipped = []
         if result.not_in_qrels:
@@ -309,6 +311,29 @@ def _summary(report, runs) -> str:
             one = len(skipped) == 1 and len(result.not_in_qrels or result.not_in_run) == 1
             text += f" «{name}»: se omite{'' if one else 'n'} {' y '.join(skipped)}."
     return text
+
+
+def gain_note(labels) -> str:
+    """Which gain each nDCG of the panel uses, beside the lab's, whose nDCG@k shares the name (issue 49): the
+    panel's ``nDCG@k`` is trec_eval's (linear gain), the lab's is ``nDCG(dcg='exp-log2')@k`` (2^g − 1).
+
+    >>> gain_note(["nDCG@10", "R@100"])
+    " nDCG@10 usa aquí la ganancia lineal g, como trec_eval; el nDCG@k del laboratorio usa 2^g − 1 (aquí, nDCG(dcg='exp-log2')@10)."
+    >>> gain_note(["nDCG(dcg='exp-log2')@10"]), gain_note(["P@5"])
+    (" nDCG(dcg='exp-log2')@10 usa la ganancia 2^g − 1, la del nDCG@k del laboratorio.", '')
+    """
+    ndcg = [label for label in labels if label.startswith("nDCG")]
+    linear = [label for label in ndcg if "exp-log2" not in label]
+    exponential = [label for label in ndcg if "exp-log2" in label]
+    said = []
+    if linear:
+        cut = linear[0].partition("@")[2]
+        said.append(f"{spanish_list(linear)} {'usa' if len(linear) == 1 else 'usan'} aquí la ganancia lineal g, como "
+                    f"trec_eval; el nDCG@k del laboratorio usa 2^g − 1 (aquí, nDCG(dcg='exp-log2'){'@' + cut if cut else ''}).")
+    if exponential and not linear:
+        said.append(f"{spanish_list(exponential)} {'usa' if len(exponential) == 1 else 'usan'} la ganancia 2^g − 1, la "
+                    "del nDCG@k del laboratorio.")
+    return "".join(f" {sentence}" for sentence in said)
 
 
 def _rows(report, two) -> list:
@@ -397,41 +422,79 @@ def _comparison(data, labels, warned=(), pairs=1, letters=None) -> dict:
     }
 
 
-def _reading(data, labels, warned=(), pairs=1) -> str:
-    """What the comparison shows and what it does not, in plain Spanish (never a verdict).
+def _reading(data, labels, warned=(), pairs=1) -> dict:
+    """What the comparison shows and what it does not, in plain Spanish, verdict first
+    (:func:`raglab_core.readings.reading`).
 
-    It opens with the runs some warning concerns, when there are any: the
-    conclusion rests on those data. The first measure leads. A mean
-    difference that rounds to 0,000 is said to be so, with no direction: no
-    run "beats" the other by 0,000. Its confidence interval is read for what
-    it is: the spread the choice of queries leaves.
+    The runs some warning concerns, when there are any, come above the verdict: the conclusion rests on those
+    data. The verdict reads the first measure: a difference the paired test (Holm-adjusted with more than two
+    runs) tells from chance is given its direction; any other is said to be indistinguishable, never a win. A
+    mean difference that rounds to 0,000 is said to be so, with no direction: no run "beats" the other by
+    0,000. Then the counts and the measures grouped by p; in the disclosure, what p and the confidence interval
+    (the spread the choice of queries leaves) mean, and what the test does not cover.
     """
     a, b, n = f"«{data['baseline']}»", f"«{data['candidate']}»", data["queries"]
     label = labels[0]
     first = data["metrics"][label]
     delta = first["mean_delta"]
-    caveat = []
+    key, p = ("p_value", "p") if pairs == 1 else ("p_value_adjusted", "p ajustado")
+    alpha = decimal(ALPHA, 2)
+    holm = f" (Holm, sobre los {pairs} pares)" if pairs > 1 else ""
+    warning = ""
     if warned:
         runs = spanish_list([f"«{name}»" for name in warned])
-        caveat = [
+        warning = (
             f"Atención: esta comparación se apoya en datos con avisos (arriba) sobre {runs}; revísalos antes de "
             "sacar conclusiones."
-        ]
+        )
     counts = (
         f"{count(first['wins'], 'ganada', 'ganadas')}, {count(first['ties'], 'empatada', 'empatadas')} y "
         f"{count(first['losses'], 'perdida', 'perdidas')} por {b}"
     )
     paired = f"En {count(n, 'consulta emparejada', 'consultas emparejadas')}"
+    shown_p = p_text(first[key], first["p_value_exact"])
+    p_named = "p ajustado por Holm" if pairs > 1 else "p"
+    p_said = f"{p_named} {shown_p}" if shown_p.startswith("<") else f"{p_named} = {shown_p}"
+    lines = []
     if first["wins"] == first["losses"] == 0:
-        parts = [f"{paired}, {b} y {a} obtienen el mismo {label} en cada consulta."]
+        verdict = f"{paired}, {b} y {a} obtienen el mismo {label} en cada consulta."
     elif decimal(abs(delta)) == decimal(0.0):
-        parts = [
+        verdict = (
             f"{paired}, la diferencia media de {label} entre {b} y {a} redondea a {decimal(0.0)}: "
-            f"ninguno queda por encima del otro en media ({counts})."
-        ]
-    else:
+            "ninguno queda por encima del otro en media."
+        )
+        lines.append(f"{label}: {counts}.")
+    elif first[key] < ALPHA:
         direction = "queda por encima de" if delta > 0 else "queda por debajo de"
-        parts = [f"{paired}, {b} {direction} {a} en {label} por {decimal(abs(delta))} de media ({counts})."]
+        verdict = (
+            f"{b} {direction} {a} en {label} por {decimal(abs(delta))} de media ({p_said}): una diferencia "
+            "que estos datos distinguen del azar."
+        )
+        lines.append(f"{label}, {paired.lower()}: {counts}.")
+    else:
+        verdict = (
+            f"Estos datos no distinguen {b} de {a} en {label}: la diferencia media, "
+            f"{_cell(delta, signed=True)['text']}, da {p_said}."
+        )
+        lines.append(f"{label}, {paired.lower()}: {counts}.")
+    low = [name for name in labels if data["metrics"][name][key] < ALPHA]
+    high = [name for name in labels if data["metrics"][name][key] >= ALPHA]
+    if len(labels) > 1:
+        if low:
+            lines.append(f"Para {spanish_list(low)}, {p} < {alpha}{holm}.")
+        if high:
+            lines.append(f"Para {spanish_list(high)}, {p} ≥ {alpha}{holm if not low else ''}.")
+    caveats = []
+    if low:
+        caveats.append(
+            f"{_cap(p)} < {alpha}: una diferencia de ese tamaño sería rara si los dos sistemas fueran intercambiables "
+            "en estas consultas."
+        )
+    if high:
+        caveats.append(
+            f"{_cap(p)} ≥ {alpha}: estos datos no permiten distinguir la diferencia del azar, lo que no demuestra que "
+            "los sistemas sean iguales."
+        )
     low_end, high_end = first["ci95"]
     if first["wins"] or first["losses"]:
         ends = f"{_interval(first['ci95'])}"
@@ -444,30 +507,19 @@ def _reading(data, labels, warned=(), pairs=1) -> str:
                 "incluye el 0: la diferencia media se anula o cambia de signo en más del 2,5 % de los remuestreos, "
                 "así que estos datos no fijan hacia qué lado va"
             )
-        parts.append(
+        caveats.append(
             f"El intervalo de confianza del 95 % de la diferencia media de {label}, {ends}, recoge cuánto "
             f"cambiaría esa media al remuestrear estas {integer(n)} consultas; {side}. No cubre otras "
             "colecciones ni otros juicios."
         )
-    key, p = ("p_value", "p") if pairs == 1 else ("p_value_adjusted", "p ajustado")
-    low = [label for label in labels if data["metrics"][label][key] < ALPHA]
-    high = [label for label in labels if data["metrics"][label][key] >= ALPHA]
-    alpha = decimal(ALPHA, 2)
-    holm = f" (Holm, sobre los {pairs} pares)" if pairs > 1 else ""
-    if low:
-        parts.append(
-            f"Para {spanish_list(low)}, {p} < {alpha}{holm}: una diferencia de ese tamaño sería rara si los dos "
-            "sistemas fueran intercambiables en estas consultas."
-        )
-    if high:
-        parts.append(
-            f"Para {spanish_list(high)}, {p} ≥ {alpha}{holm if not low else ''}: estos datos no permiten distinguir "
-            "la diferencia del azar, lo que no demuestra que los sistemas sean iguales."
-        )
     several = f", no corrige por mirar {len(labels)} medidas a la vez," if len(labels) > 1 else ""
-    parts.append(
+    caveats.append(
         f"La prueba no mide cuánto importa la diferencia a tus usuarios{several} y solo habla de estas consultas "
         "y estos juicios: con qrels incompletos, los documentos sin juzgar cuentan como no relevantes "
         "(Judged@k dice qué parte de los primeros k está juzgada)."
     )
-    return " ".join(caveat + parts)
+    return reading(verdict, lines, caveats=caveats, warning=warning)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

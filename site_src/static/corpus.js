@@ -143,6 +143,8 @@
       const sweep = setting("sweep");
       const listed = sweep.value.split(/[\s,]+/).filter(Boolean);
       if (!listed.includes(name)) sweep.value = [name, ...listed].join(" ");
+      // The configuration the reader came with is the baseline, whether it was listed or not (and WORDS.carried says so).
+      setting("baseline").value = name;
       panel.scrollIntoView({ block: "start" });
       sweep.focus();
       statusLine.textContent = WORDS.carried.replace("{name}", name);
@@ -286,7 +288,7 @@
     plotLayout = figure.clientWidth >= wide.width ? "wide" : "narrow";
     const plot = plotLayout === "wide" ? wide : wide.narrow;
     out("plot-title").textContent = plot.title;
-    out("reading").textContent = view.readings[name];
+    kit.reading(out("reading"), view.readings[name]);
     const chart = out("plot");
     chart.setAttribute("aria-label", plot.description);
     chart.setAttribute("viewBox", `0 0 ${plot.width} ${plot.height}`);

@@ -355,8 +355,8 @@
   /** Three runs or more: every pair (one row each, a cell per measure with its raw numbers), the readings,
    * and the pickers of the pair shown in detail below (a and b first). */
   function showMany(many) {
-    out("many-reading").textContent = many.reading;
-    out("overlap-reading").textContent = many.overlap_reading;
+    kit.reading(out("many-reading"), many.reading);
+    kit.reading(out("overlap-reading"), many.overlap_reading);
     out("pairs-caption").textContent = many.pairs_caption;
     out("pairs-head").replaceChildren(kit.headRow(many.pairs_columns));
     out("pairs-rows").replaceChildren(
@@ -401,7 +401,7 @@
   function showComparison(comparison) {
     out("comparison-title").textContent = comparison.title;
     out("comparison-caption").textContent = comparison.caption;
-    out("reading").textContent = comparison.reading;
+    kit.reading(out("reading"), comparison.reading);
     out("comparison-head").replaceChildren(kit.headRow(comparison.columns));
     out("comparison-rows").replaceChildren(
       ...comparison.metrics.map((metric) => {

@@ -35,6 +35,30 @@
     return row;
   }
 
+  /** Write a reading (raglab_core.readings): the warning, the verdict in bold, its lines, then the details and
+   * caveats inside a closed «Cómo leer esto» disclosure — the DOM raglab_core.readings.reading_html writes. */
+  function reading(target, parts) {
+    const nodes = [];
+    if (parts.warning) nodes.push(el("p", { class: "reading-warning" }, parts.warning));
+    const verdict = el("p", { class: "reading-verdict" });
+    verdict.append(el("strong", {}, parts.verdict));
+    nodes.push(verdict);
+    const list = (lines, name) => {
+      const ul = el("ul", { class: name });
+      ul.append(...lines.map((line) => el("li", {}, line)));
+      return ul;
+    };
+    if (parts.lines.length) nodes.push(list(parts.lines, "reading-lines"));
+    if (parts.details.length || parts.caveats.length) {
+      const more = el("details", { class: "reading-more" });
+      more.append(el("summary", {}, parts.summary));
+      if (parts.details.length) more.append(list(parts.details, "reading-details"));
+      more.append(...parts.caveats.map((caveat) => el("p", {}, caveat)));
+      nodes.push(more);
+    }
+    target.replaceChildren(...nodes);
+  }
+
   /** Fill `select` with `items` ([value, label] pairs) and choose `chosen` (if given). */
   function options(select, items, chosen) {
     select.replaceChildren(...items.map(([value, label]) => el("option", { value }, label)));
@@ -317,5 +341,5 @@
     };
   }
 
-  window.raglabPanelKit = { el, svg, headRow, options, save, dropZone, panel };
+  window.raglabPanelKit = { el, svg, headRow, reading, options, save, dropZone, panel };
 })();

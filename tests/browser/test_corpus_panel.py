@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from raglab_core.corpus.panel import DEFAULT_SWEEP
 
 from ..conftest import ROOT
+from ..support.lab_page import RENDERED_TEXT
 
 SAMPLE = ROOT / "site_src" / "data" / "corpus"
 SWEEP = "128:0 256:32 512:64"
@@ -81,6 +82,10 @@ def test_the_sample_equals_the_cli_streams_rows_and_downloads_its_json(lab, cli_
     reading = panel.locator('[data-corpus-output="reading"]')
     expect(reading).to_contain_text("BM25")
     expect(reading).not_to_contain_text("la mejor")
+    # Verdict first (issue 49): the bold verdict opens it, at most 80 words show before a closed «Cómo leer esto».
+    expect(reading.locator(":scope > :first-child")).to_have_class("reading-verdict")
+    expect(reading.locator(":scope > details.reading-more:not([open]) > summary")).to_have_text("Cómo leer esto")
+    assert len(page.evaluate(RENDERED_TEXT, '[data-corpus-output="reading"]').split()) <= 80
 
     with page.expect_download() as download:
         page.click('[data-action="corpus-download-json"]')
@@ -127,6 +132,11 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     sweep = page.locator('[data-setting="sweep"]')
     expect(sweep).to_be_focused()
     assert sweep.input_value() == f"{chunk}:{overlap} {DEFAULT_SWEEP}" or f"{chunk}:{overlap}" in DEFAULT_SWEEP.split()
+    # The configuration the reader came with is the baseline, and the page says so (issue 49).
+    expect(page.locator('[data-panel="corpus"] [data-setting="baseline"]')).to_have_value(f"{chunk}:{overlap}")
+    expect(page.locator("[data-corpus-status]")).to_have_text(
+        f"Añadida la configuración {chunk}:{overlap} del panel de chunking, como línea base: cada configuración se "
+        "compara con ella (cámbiala en «Línea base»).")
     page.evaluate("""() => { window.__cancelled = false;
       const status = document.querySelector('[data-corpus-status]');
       new MutationObserver(() => {
@@ -146,6 +156,7 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     page.set_input_files('[data-file-for="queries"]', files=[{
         "name": "queries.tsv", "mimeType": "text/plain", "buffer": b"q1\tinflation\n"}])
     page.fill('[data-setting="sweep"]', "256:32")
+    page.fill('[data-panel="corpus"] [data-setting="baseline"]', "")  # the link's baseline is no longer listed
     page.click('[data-action="corpus-run"]')
     error = page.locator("[data-corpus-error]")
     expect(error).to_contain_text("«spans.jsonl», línea 1", timeout=120_000)

@@ -160,3 +160,14 @@ def test_form_details_quitar_arrow_keys_sliders_in_the_tab_order_and_whole_defau
             field.scroll_into_view_if_needed()
             whole = field.evaluate("f => [f.scrollWidth <= f.clientWidth, f.scrollHeight <= f.clientHeight + 1, f.value]")
             assert whole[:2] == [True, True], (width, name, whole)
+        # A select cannot wrap: its chosen option's text fits beside its arrow (about 20 px).
+        for option in ("double", "float32"):
+            ties = page.locator('[data-setting="ties"]')
+            ties.select_option(option)
+            text, room = ties.evaluate("""s => {
+              const context = document.createElement("canvas").getContext("2d"), style = getComputedStyle(s);
+              context.font = style.font;
+              return [context.measureText(s.options[s.selectedIndex].text).width,
+                      s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20];
+            }""")
+            assert text <= room, (width, option, text, room)

@@ -124,7 +124,20 @@ def test_four_runs_and_a_fused_one(lab, files, tmp_path):
         assert f"«{names[i]}» ({'abcde'[i]})" in reading.split(":")[0]
     assert "estadísticamente empatados" in reading and "Holm" in reading
     assert "el mejor" not in reading and "mejor sistema" not in reading
-    assert "«RRF(a, b)» fusiona «run-bm25.txt» (a) y «run-densa.txt» (b) con RRF (k = 60)" in reading
+    # Verdict first (issue 49): each reading opens with its verdict in bold, shows at most 80 words before
+    # «Cómo leer esto», and keeps its caveats (the fusion's note among them) inside that closed disclosure.
+    for name in ("many-reading", "overlap-reading", "reading"):
+        selector = f'[data-panel-output="{name}"]'
+        first = page.locator(f"{selector} > :first-child")
+        expect(first).to_have_class("reading-verdict")
+        expect(first.locator("strong")).to_have_count(1)
+        expect(page.locator(f"{selector} > details.reading-more:not([open]) > summary")).to_have_text("Cómo leer esto")
+        assert len(page.evaluate(RENDERED_TEXT, selector).split()) <= 80, name
+    more = page.locator('[data-panel-output="many-reading"] details.reading-more')
+    fused_note = "«RRF(a, b)» fusiona «run-bm25.txt» (a) y «run-densa.txt» (b) con RRF (k = 60)"
+    assert fused_note not in reading and "no demuestra que sean iguales" not in reading  # behind the disclosure
+    more.locator("summary").click()
+    assert fused_note in page.evaluate(RENDERED_TEXT, '[data-panel-output="many-reading"]')
     expect(page.locator('[data-panel-output="overlap-reading"]')).to_contain_text("Judged@10, en las medias")
     expect(page.locator('[data-panel-output="fused"]')).to_contain_text("«RRF(a, b)» fusiona")
 

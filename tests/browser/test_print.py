@@ -65,9 +65,10 @@ PER_QUERY = """() => {
   return {cells, width: document.documentElement.clientWidth};
 }"""
 
-# The controls print shows none of: [what, whether it or an ancestor is display: none].
+# The controls print shows none of: [what, whether it or an ancestor is display: none]. The settings' text
+# fields and textareas print their values as text, as the sliders' echoes do.
 CONTROLS = """() => Array.from(
-  document.querySelectorAll('button, input[type="file"], input[type="range"], textarea, progress, nav'),
+  document.querySelectorAll('button, input[type="file"], input[type="range"], textarea:not([data-setting]), progress, nav'),
   (node) => {
     let hidden = false;
     for (let up = node; up && !hidden; up = up.parentElement) hidden = getComputedStyle(up).display === "none";
@@ -104,6 +105,11 @@ def test_print_is_a_report_in_either_scheme(lab, scheme):
             assert cell["width"] > 0 and cell["height"] > 0 and cell["clipped"] == []
             assert cell["right"] <= table["width"] + 0.5
     assert {cell["lines"] for row in table["cells"] for cell in row if cell["number"]} == {1}
+
+    # The readings' «Cómo leer esto» print open: the caveats are part of the report.
+    caveats = page.locator(".reading details.reading-more > :not(summary)")
+    assert caveats.count() >= 2
+    assert all(box["height"] > 0 for box in caveats.evaluate_all("nodes => nodes.map(n => n.getBoundingClientRect())"))
 
     # No control prints (the per-query table's sort buttons and query names are its headers)...
     for html, hidden, in_header in page.evaluate(CONTROLS):

@@ -80,17 +80,26 @@ def test_the_json_is_the_command_lines_byte_for_byte(sample, capsys):
 def test_the_reading_agrees_with_the_numbers_and_names_no_winner(sample):
     _, view, _, _ = sample
     data = sample[0].data
-    for measure, text in view["readings"].items():
+    for measure, parts in view["readings"].items():
+        text = parts["text"]
         assert "mejor configuración" not in text and "gana" not in text
         assert "BM25" in text and "trae el run" in text
-        for pair in data["comparisons"]:
-            result = pair["metrics"][measure]
-            if result["p_value_adjusted"] >= 0.05:
-                assert f"no distinguen" in text and pair["candidate"] in text.split("de la línea base")[0]
+        same = [pair["candidate"] for pair in data["comparisons"] if pair["metrics"][measure]["p_value_adjusted"] >= 0.05]
+        apart = len(data["comparisons"]) - len(same)
+        # Verdict first (issue 49): how many the data tell from the baseline, the rest grouped in one line.
+        if not apart:
+            assert parts["verdict"].startswith(f"En {measure}, estos datos no distinguen de la línea base")
+        else:
+            assert parts["verdict"].startswith(f"En {measure}, frente a la línea base {data['baseline']}: ")
+            assert "(p ajustado por Holm < 0,05)" in parts["verdict"]
+            if same:
+                [line] = [line for line in parts["lines"] if line.startswith("Sin diferencia que estos datos distingan")]
+                assert all(name in line for name in same) or f"{len(same)} configuraciones" in line
+        assert "no demuestra que rindan igual" in text if same else True
     lead = view["lead"]
     assert lead == "EvidenceRecall@5"
     ceilings = {c["name"]: c["mean"]["Ceiling"] for c in data["configs"]}
-    assert f"Aquí va de {ceilings['64:0']:.3f}".replace(".", ",") in view["readings"][lead]
+    assert f"Aquí va de {ceilings['64:0']:.3f}".replace(".", ",") in view["readings"][lead]["text"]
     plot = view["plots"][lead]
     frame = plot["frame"]
     for point, config in zip(plot["points"], data["configs"]):
@@ -290,7 +299,7 @@ def test_spans_whose_document_is_not_in_the_corpus_are_left_out_with_a_warning_a
                              f"({len(outside)} de {len(spans)}) quedan fuera de todas las medidas."}
     # Their queries, left with no evidence, are said too; the reading warns before its numbers.
     assert "queries_without_evidence" in [warning["code"] for warning in view["warnings"]]
-    assert view["readings"][view["lead"]].startswith("Atención: hay avisos")
+    assert view["readings"][view["lead"]]["warning"].startswith("Atención: hay avisos")
 
 
 def test_the_plots_quality_axis_fits_the_measure_and_many_labels_never_touch(sample):

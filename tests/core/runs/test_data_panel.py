@@ -43,7 +43,8 @@ def test_panel_numbers_are_the_reports():
     assert [m["p_value"]["raw"] for m in compared] == [report["comparison"]["metrics"][m]["p_value"] for m in labels]
     assert view["summary"] == (
         "40 consultas evaluadas con nDCG@10, R@100, RR@10, Success@10, AP@100 y Judged@10 "
-        "(empates en doble precisión, como trec_eval 10 y ranx)."
+        "(empates en doble precisión, como trec_eval 10 y ranx). nDCG@10 usa aquí la ganancia lineal g, como "
+        "trec_eval; el nDCG@k del laboratorio usa 2^g − 1 (aquí, nDCG(dcg='exp-log2')@10)."  # issue 49: one name, two gains
     )
     bars = view["comparison"]["chart"]["bars"]
     assert [bar["raw"] for bar in bars] == sorted((bar["raw"] for bar in bars), reverse=True)
@@ -69,8 +70,13 @@ def test_p_values_and_caption_read_the_permutations_from_the_report():
 
 def test_reading_never_turns_a_p_value_into_a_verdict():
     view = evaluate_files(sample("qrels"), [sample("run-bm25"), sample("run-densa")], "nDCG@10 RR@10 P@5")
-    reading = view["comparison"]["reading"]
-    assert "«run-densa.txt» queda por encima de «run-bm25.txt» en nDCG@10 por 0,105 de media (30 ganadas" in reading
+    parts = view["comparison"]["reading"]
+    reading = parts["text"]
+    # Verdict first (issue 49): the direction only because the test tells it from chance, with its p.
+    assert parts["verdict"].startswith("«run-densa.txt» queda por encima de «run-bm25.txt» en nDCG@10 por 0,105 de "
+                                       "media (p = ")
+    assert parts["verdict"].endswith("): una diferencia que estos datos distinguen del azar.")
+    assert parts["lines"][0].startswith("nDCG@10, en 40 consultas emparejadas: 30 ganadas")
     assert "Para RR@10, p ≥ 0,05" in reading and "no demuestra que los sistemas sean iguales" in reading
     assert "no corrige por mirar 3 medidas a la vez" in reading
     for claim in ("significativ", "demuestra que", "mejor sistema", "supera"):
@@ -80,7 +86,7 @@ def test_reading_never_turns_a_p_value_into_a_verdict():
 def test_the_same_file_as_a_and_b_reads_as_identical_with_two_names():
     view = evaluate_files(sample("qrels"), [sample("run-bm25"), sample("run-bm25")], "nDCG@10 AP@100")
     assert [m["name"] for m in view["means"]] == ["A: run-bm25.txt", "B: run-bm25.txt"]
-    reading = view["comparison"]["reading"]
+    reading = view["comparison"]["reading"]["text"]
     assert reading.startswith("En 40 consultas emparejadas, «B: run-bm25.txt» y «A: run-bm25.txt» obtienen el mismo nDCG@10 en cada consulta.")
     assert "queda por" not in reading and "0,000 de media" not in reading
     assert view["comparison"]["metrics"][0]["delta"]["text"] == "0,000"  # no «±0,000» (issue 49)
@@ -96,7 +102,7 @@ def test_a_mean_difference_that_rounds_to_zero_claims_no_direction():
     first = view["comparison"]["metrics"][0]
     # Zero is «0,000» whatever the sign of what rounds to it (issue 49; it read «+0,000» before).
     assert 0 < first["delta"]["raw"] < 0.0005 and first["delta"]["text"] == "0,000"
-    reading = view["comparison"]["reading"]
+    reading = view["comparison"]["reading"]["text"]
     assert "la diferencia media de nDCG entre «b» y «a» redondea a 0,000: ninguno queda por encima del otro" in reading
     assert "1 ganada, 3 empatadas y 0 perdidas por «b»" in reading
     assert "queda por encima de «a" not in reading
@@ -259,11 +265,11 @@ def test_three_runs_give_the_reports_pairs_lettered_and_holm_corrected():
     assert comparison["columns"][-1] == "p ajustado (Holm)"
     assert [m["p_adjusted"]["raw"] for m in comparison["metrics"]] == [
         report["comparisons"][0]["metrics"][m]["p_value_adjusted"] for m in report["measures"]]
-    assert "p ajustado ≥ 0,05" in comparison["reading"] or "p ajustado < 0,05" in comparison["reading"]
+    assert "p ajustado ≥ 0,05" in comparison["reading"]["text"] or "p ajustado < 0,05" in comparison["reading"]["text"]
     # Every run in the per-query table; no Δ column with more than two runs.
     assert view["columns"] == ["Consulta"] + [f"{m} · {run['name']}" for run in runs for m in report["measures"]]
-    assert "Judged@10 a las medidas" in many["overlap_reading"]  # not measured: the reading says how to see it
-    for text in (many["reading"], many["overlap_reading"], comparison["reading"]):
+    assert "Judged@10 a las medidas" in many["overlap_reading"]["text"]  # not measured: the reading says how to see it
+    for text in (many["reading"]["text"], many["overlap_reading"]["text"], comparison["reading"]["text"]):
         assert "el mejor" not in text and "None" not in text and "nan" not in text.lower()
 
 
@@ -274,7 +280,7 @@ def test_judged_at_10_is_a_range_only_when_the_runs_differ():
     def said(means):
         runs = [{"name": f"r{i}", "mean": {"Judged@10": mean}} for i, mean in enumerate(means)]
         report = {"runs": runs, "measures": ["Judged@10"], "overlap": [], "warnings": []}
-        return overlap_reading(report, {"Judged@10": [[] for _ in runs]}).split(" juzgada: ")[-1]
+        return overlap_reading(report, {"Judged@10": [[] for _ in runs]})["lines"][0].split(" juzgada: ")[-1]
 
     assert said([1.0, 1.0, 0.99996, 1.0]) == "vale 1,000 en los 4 runs."
     assert said([0.75, 0.75]) == "vale 0,750 en los dos runs."
@@ -286,7 +292,7 @@ def test_the_reading_names_who_no_run_beats_and_says_when_they_are_tied():
 
     def reading(means, wins):
         runs = [{"name": f"r{i}", "mean": {"P@1": mean}} for i, mean in enumerate(means)]
-        return many_reading({"runs": runs, "measures": ["P@1"], "warnings": []}, {"P@1": wins})
+        return " ".join(many_reading({"runs": runs, "measures": ["P@1"], "warnings": []}, {"P@1": wins})["caveats"])  # the full reading, in «Cómo leer esto»
 
     one = reading([0.2, 0.6, 0.5], [[], [0, 2], []])
     assert one.startswith("En P@1, «r1» (b) supera a cada uno de los otros 2 runs: su media, 0,600, es mayor")
@@ -436,3 +442,16 @@ def test_the_bar_agrees_with_the_pair_the_status_line_names_and_never_goes_back(
     for fraction, i, n in named:
         assert start + (1 - start) * (i - 1) / (n + 1) <= fraction <= start + (1 - start) * i / n
         assert abs(fraction - i / n) <= 0.1, (fraction, i, n)  # «par 8 de 66» is about 12 %, not 56 %
+
+
+def test_the_two_ndcg_gains_are_named_where_each_is_shown():
+    """Issue 49: the lab's nDCG@k (2^g − 1) and «Tus datos»'s nDCG@10 (linear) share a name on one page."""
+    import yaml
+
+    definition = yaml.safe_load((ROOT / "site_src" / "config.yaml").read_text("utf-8"))["glossary"]["ndcg"]["text"]
+    assert "2^g − 1" in definition and "el nDCG@10 de «Tus datos», como trec_eval, usa la ganancia lineal g" in definition
+    both = evaluate_files(sample("qrels"), [sample("run-bm25")], "nDCG@10 nDCG(dcg='exp-log2')@10")["summary"]
+    assert "nDCG@10 usa aquí la ganancia lineal g, como trec_eval; el nDCG@k del laboratorio usa 2^g − 1" in both
+    lab = evaluate_files(sample("qrels"), [sample("run-bm25")], "nDCG(dcg='exp-log2')@5")["summary"]
+    assert lab.endswith("nDCG(dcg='exp-log2')@5 usa la ganancia 2^g − 1, la del nDCG@k del laboratorio.")
+    assert "ganancia" not in evaluate_files(sample("qrels"), [sample("run-bm25")], "P@5")["summary"]

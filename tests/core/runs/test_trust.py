@@ -77,7 +77,7 @@ def test_upper_cased_run_is_warned_about_in_the_panel_and_the_reading_says_so():
     warning = view["warnings"][0]
     assert warning["text"].startswith("«bm25-upper.txt»: ninguno de los documentos que ordena en las 40 consultas")
     assert "mayúsculas y los prefijos" in warning["text"] and "«DOC01-015»" in warning["text"]
-    reading = view["comparison"]["reading"]
+    reading = view["comparison"]["reading"]["text"]
     assert reading.startswith("Atención: esta comparación se apoya en datos con avisos (arriba) sobre «bm25-upper.txt»")
 
 
@@ -234,7 +234,7 @@ def test_tied_scores_are_warned_about_with_the_order_trec_eval_gives_them(tmp_pa
         "«tied.txt»: en 30 de sus 40 consultas («q01», «q02», «q03», «q04», «q05», …) todos los documentos tienen la "
         "misma puntuación. Esas clasificaciones se ordenan por identificador de documento, en orden descendente, "
         "como desempata trec_eval (la columna de posición se ignora)")
-    assert view["comparison"]["reading"].startswith(
+    assert view["comparison"]["reading"]["warning"].startswith(
         "Atención: esta comparación se apoya en datos con avisos (arriba) sobre «tied.txt»")
     half = evaluate_files({"name": "qrels.txt", "text": text("qrels.txt")},
                           [{"name": "tied.txt", "text": tie(text("run-bm25.txt"), set(queries[:20]))}], "nDCG@10")
@@ -328,7 +328,7 @@ def test_panel_shows_the_interval_and_reads_it_without_overclaiming():
     ndcg = view["comparison"]["metrics"][0]
     low, high = ndcg["ci95"]["raw"]
     assert ndcg["ci95"]["text"] == f"[+{low:.3f}; +{high:.3f}]".replace(".", ",")
-    reading = view["comparison"]["reading"]
+    reading = view["comparison"]["reading"]["text"]
     assert f"El intervalo de confianza del 95 % de la diferencia media de nDCG@10, {ndcg['ci95']['text']}" in reading
     assert "no incluye el 0" in reading and "No cubre otras colecciones ni otros juicios." in reading
     assert "conserva su signo en al menos el 97,5 % de los remuestreos" in reading
@@ -339,7 +339,7 @@ def test_panel_shows_the_interval_and_reads_it_without_overclaiming():
     low, high = view["comparison"]["metrics"][0]["ci95"]["raw"]
     assert low < 0 < high
     assert "incluye el 0: la diferencia media se anula o cambia de signo" in (
-        view["comparison"]["reading"])
+        view["comparison"]["reading"]["text"])
     assert ndcg["p_value"]["text"].count("±") == 1  # 40 non-zero deltas: estimated, with its error
 
 
