@@ -18,7 +18,7 @@ calls a judge reliable from κ alone, nor says the order holds when a pair the r
 >>> view = agreement_view(report)
 >>> [(f["name"], f["text"]) for f in view["figures"][:3]]
 [('pairs', '4'), ('exact', '75,0\\xa0%'), ('kappa', '0,500')]
->>> view["verdict"]
+>>> view["reading"]["verdict"]
 'Acuerdo moderado en las etiquetas (κ 0,500); κ solo no dice si el juez sirve para decidir: carga tus runs y mira si cambia su orden.'
 >>> [cell["count"] for row in view["confusion"]["rows"] for cell in row["cells"]]
 [1, 1, 0, 2]
@@ -27,6 +27,7 @@ calls a judge reliable from κ alone, nor says the order holds when a pair the r
 import math
 
 from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
+from ..readings import reading
 from ..runs.statistics import p_text
 from .agreement import notice_of
 
@@ -74,7 +75,7 @@ def _number(value, places=3) -> str:
 
 def agreement_view(report: dict, for_runs: bool = False, sample: bool = False) -> dict:
     """What «¿Te fías de tus juicios?» shows for ``report`` (``agree --json``'s dict): ``warnings`` (Spanish,
-    first), ``verdict``, ``points`` and ``caveats`` (the reading), ``figures`` (each with the DOM ``name`` of
+    first), ``reading`` (:func:`raglab_core.readings.reading`: the verdict, its lines, the caveats), ``figures`` (each with the DOM ``name`` of
     DESIGN §4.12, or ``""``), ``confusion``, ``binary`` and, with runs, ``systems``. ``for_runs``: the runs'
     panel is evaluated with the judge's qrels (said in a note); ``sample``: the judge's qrels are the page's
     synthetic sample (said in the reading)."""
@@ -332,4 +333,4 @@ def _reading(report, reference_rate, judge_rate, first, codes, sample) -> dict:
         "significación. Un par invertido dentro de un empate no dice nada.",
         "Un juez que ordena bien puede ser generoso o estricto: el sesgo dice cuánto se mueven los valores.",
     ]
-    return {"verdict": verdict, "points": points, "caveats_title": "Cómo leer esto", "caveats": caveats}
+    return {"reading": reading(verdict, points, caveats=caveats)}

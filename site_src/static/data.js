@@ -565,10 +565,7 @@
     const warned = $('[data-output="agreement-warnings"]');
     warned.replaceChildren(...view.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
     $("[data-agreement-warnings]").hidden = view.warnings.length === 0;
-    said("verdict").textContent = view.verdict;
-    said("points").replaceChildren(...view.points.map((text) => el("li", {}, text)));
-    said("caveats-title").textContent = view.caveats_title;
-    said("caveats").replaceChildren(...view.caveats.map((text) => el("li", {}, text)));
+    kit.reading(said("reading"), view.reading); // raglab_core.readings: the verdict first
     out("agreement").replaceChildren(
       ...view.figures.map((figure) => {
         const item = el("div", figure.name ? { "data-agreement": figure.name, "data-value": figure.value ?? "" } : {});

@@ -69,7 +69,7 @@ def test_without_runs_the_labels_are_agree_json_warned_first_and_fit_a_phone(lab
     assert page.locator('[data-output="agreement-warnings"] li').evaluate_all(
         "items => items.map(item => item.dataset.code)") == codes
     warned = settled_box(page.locator("[data-agreement-warnings]"))
-    verdict = settled_box(page.locator('[data-agreement-output="verdict"]'))
+    verdict = settled_box(page.locator('[data-agreement-output="reading"] .reading-verdict'))
     assert warned["y"] + warned["height"] <= verdict["y"]
     expect(page.locator("[data-agreement-systems]")).to_be_hidden()
     expect(page.locator("[data-data-result]")).to_be_hidden()  # no run: no evaluation to show
@@ -98,7 +98,7 @@ def test_with_runs_the_orders_and_flips_are_agree_json_and_the_slopegraph_reads_
         [m, a["kendall_tau_b"], a["tau_ap"], len(a["flips"])] for m, a in systems["agreement"].items()]
     significant = sum(f["significant"] for a in systems["agreement"].values() for f in a["flips"])
     expect(page.locator('.flips li[data-significant="true"]')).to_have_count(significant)
-    expect(page.locator('[data-agreement-output="verdict"]')).to_contain_text("que la referencia separa con significación")
+    expect(page.locator('[data-agreement-output="reading"] .reading-verdict')).to_contain_text("que la referencia separa con significación")
     expect(page.locator('[data-panel-output="means"] tr')).to_have_count(3)  # the evaluation is there too
     chart = page.locator('[data-agreement-output="slopegraph"]')
     settled_box(chart)
@@ -124,8 +124,8 @@ def test_the_synthetic_sample_shows_a_lenient_judge_flipping_a_significant_pair_
     assert float(page.get_attribute('[data-agreement="kappa"]', "data-value")) == labels["kappa"]
     expect(page.locator('[data-panel-output="means"] tr')).to_have_count(5)
     expect(page.locator('[data-output="agreement-warnings"] li[data-code="judge_lenient"]')).to_have_count(1)
-    expect(page.locator('[data-agreement-output="verdict"]')).to_contain_text("«run-rerank.txt» y «run-hibrida.txt»")
-    expect(page.locator('[data-agreement-output="points"]')).to_contain_text("Juez sintético de ejemplo")
+    expect(page.locator('[data-agreement-output="reading"] .reading-verdict')).to_contain_text("«run-rerank.txt» y «run-hibrida.txt»")
+    expect(page.locator('[data-agreement-output="reading"] .reading-lines')).to_contain_text("Juez sintético de ejemplo")
     expect(page.locator('[data-slot-status="judge-qrels"]')).to_have_text("Elegido: ejemplo «qrels-llm.txt».")
     # «Probar con datos de ejemplo» afterwards: the original sample, with no judge and no agreement
     page.click('[data-action="sample"]')

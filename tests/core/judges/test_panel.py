@@ -75,8 +75,9 @@ def test_without_runs_the_view_and_the_download_are_agree_json(tmp_path, texts, 
     assert [[cell["count"] for cell in row["cells"]] for row in view["confusion"]["rows"]] == labels["confusion"]
     assert [w["code"] for w in view["warnings"]] == [w["code"] for w in report["warnings"]]
     assert view["systems"] is None and "means" not in panel
-    assert "carga tus runs" in view["verdict"] and "fiable" not in json.dumps(view, ensure_ascii=False)
-    assert len(" ".join([view["verdict"], *view["points"]]).split()) <= 80  # verdict first, short
+    said = view["reading"]
+    assert "carga tus runs" in said["verdict"] and "fiable" not in json.dumps(view, ensure_ascii=False)
+    assert len(" ".join([said["verdict"], *said["lines"], said["summary"]]).split()) <= 80  # verdict first, short
 
 
 def test_with_runs_the_system_rows_and_flips_are_agree_json_and_the_verdict_names_the_flip(tmp_path, texts, capsys):
@@ -92,8 +93,8 @@ def test_with_runs_the_system_rows_and_flips_are_agree_json_and_the_verdict_name
     view = panel["agreement"]
     shown = view["systems"]["flips"]
     assert [flip["significant"] for flip in shown] == sorted((flip["significant"] for flip in shown), reverse=True)
-    assert view["verdict"].startswith("El juez invierte «")
-    assert "se mantiene" not in view["verdict"] and "fiable" not in json.dumps(view, ensure_ascii=False)
+    assert view["reading"]["verdict"].startswith("El juez invierte «")
+    assert "se mantiene" not in view["reading"]["text"] and "fiable" not in json.dumps(view, ensure_ascii=False)
     # the evaluation's own panel is there too, under the reference's qrels
     assert [run["name"] for run in panel["means"]] == ["a.txt", "b.txt", "c.txt"]
     lines = view["systems"]["slopegraph"]["lines"]
