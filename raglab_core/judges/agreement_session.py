@@ -3,7 +3,7 @@
 :class:`AgreementSession` is :class:`raglab_core.runs.session.EvaluationSession` (the same files read as
 streams, the same evaluation, the same downloads) with one more file, the judge's qrels (slot ``"judge"``), read
 right after the reference's. Each run is read once and evaluated under both qrels as its text arrives
-(:class:`PairedReading`), so that the agreement's system part (:func:`raglab_core.judges.agreement.agreement_report`,
+(:class:`PairedReading`, :class:`raglab_core.runs.inputs.Reading`'s ``also``), so that the agreement's system part (:func:`raglab_core.judges.agreement.agreement_report`,
 ``agree --json``) costs no second reading; the reference's comparisons (Holm over every pair) are the evaluation's
 own, not tested twice. With no run, only the label level. ``settings``: the evaluation's, plus ``"judge"`` (the
 file's name), ``"judge_for_runs"`` (the runs' panel evaluated with the judge's qrels instead of the reference's;
@@ -20,7 +20,6 @@ the agreement is the same either way) and ``"judge_sample"`` (the judge's qrels 
 
 from ..errors import LabError
 from ..runs.inputs import SLOTS, Reading
-from ..runs.panel import DETAIL_DEPTH
 from ..runs.report import require_common_queries
 from ..runs.session import EvaluationSession
 from .agreement import agreement_json, agreement_report
@@ -28,23 +27,26 @@ from .panel import agreement_view
 
 
 class PairedReading:
-    """Two :class:`~raglab_core.runs.inputs.Reading` of the same runs, one under the reference's qrels and one
-    under the judge's, that look like one to the session: the reference's qrels, then the judge's (``"judge"``),
-    then each run, whose text goes to both. ``index``, ``files`` and ``grouped`` are the reference's (the
-    progress counts its files); ``qrels`` and ``evaluations`` are the ``main`` one's, the one the panel shows."""
+    """The reference's :class:`~raglab_core.runs.inputs.Reading`, with the judge's qrels read in between, as the
+    session sees one reading: the reference's qrels, then the judge's (``"judge"``, read by a Reading of its own),
+    then each run, read once and evaluated under both (the reference's Reading's ``also``). ``index``, ``files``
+    and ``grouped`` are the reference's (the progress counts its files); ``qrels`` and ``evaluations`` are the
+    ``main`` side's, the one the runs' panel shows."""
 
     def __init__(self, reference: Reading, judge: Reading, main: str = "reference"):
         self.reference, self.judge = reference, judge
-        self.main = judge if main == "judge" else reference
+        self.for_judge = main == "judge"
         self.on_judge = False
-        self.both = False  # a run is being read, into both
+        if self.for_judge:  # the runs' panel under the judge's qrels: its query detail and overlaps need the tops
+            reference.also_keep = reference.keep
 
     files = property(lambda self: self.reference.files)
     index = property(lambda self: self.reference.index)
     grouped = property(lambda self: self.reference.grouped)
     comments = property(lambda self: self.reference.comments)
-    qrels = property(lambda self: self.main.qrels)
-    evaluations = property(lambda self: self.main.evaluations)
+    qrels = property(lambda self: self.judge.qrels if self.for_judge else self.reference.qrels)
+    evaluations = property(lambda self: self.judge_evaluations if self.for_judge else self.reference.evaluations)
+    judge_evaluations = property(lambda self: self.reference.also_evaluations)
 
     @property
     def slot(self) -> str:
@@ -61,28 +63,18 @@ class PairedReading:
             self.on_judge = True
             self.judge.next()
             return "judge"
-        slot = self.reference.next()
-        self.both = slot not in (None, "qrels")
-        if self.both:
-            self.judge.next()
-        return slot
+        return self.reference.next()
 
     def feed(self, text: str) -> bool:
-        if self.on_judge:
-            return self.judge.feed(text)
-        stop = self.reference.feed(text)
-        if self.both:
-            stop = self.judge.feed(text) or stop
-        return stop
+        return (self.judge if self.on_judge else self.reference).feed(text)
 
     def end(self) -> None:
-        if self.on_judge:
-            self.judge.end()
-            self.on_judge = False
+        if not self.on_judge:
+            self.reference.end()
             return
-        self.reference.end()
-        if self.both:
-            self.judge.end()
+        self.judge.end()
+        self.on_judge = False
+        self.reference.also = self.judge.qrels  # every run from here on: evaluated under both
 
     def unreadable(self, reason: str) -> None:
         (self.judge if self.on_judge else self.reference).unreadable(reason)
@@ -104,7 +96,7 @@ class AgreementSession(EvaluationSession):
         self.for_runs = settings.get("judge_for_runs") is True
         self.sample = settings.get("judge_sample") is True  # the page's synthetic judge: the reading says so
         reference = self.reading
-        judging = Reading(self.judge_name, self.names, self.measures, reference.ties, self.complete, keep=DETAIL_DEPTH)
+        judging = Reading(self.judge_name, [], self.measures)  # the judge's qrels alone
         self.reading = PairedReading(reference, judging, "judge" if self.for_runs else "reference")
         if self.for_runs:
             self.qrels_name = self.judge_name
@@ -137,7 +129,8 @@ class AgreementSession(EvaluationSession):
         if judging.qrels is None:
             raise LabError.page("Lee primero los qrels y después los runs, en orden.")
         panel = super().finish() if self.names else {"rows": []}
-        runs = [(name, reference.evaluations[slot], judging.evaluations[slot]) for name, slot in zip(self.names, SLOTS)]
+        theirs = self.reading.judge_evaluations
+        runs = [(name, reference.evaluations[slot], theirs[slot]) for name, slot in zip(self.names, SLOTS)]
         for index, name in ((1, self.reference_name), (2, self.judge_name)):
             require_common_queries([(run[0], run[index]) for run in runs], name)
         self.agreement = agreement_report(self.reference_name, reference.qrels, self.judge_name, judging.qrels, runs,

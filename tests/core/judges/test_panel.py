@@ -111,6 +111,11 @@ def test_the_switch_evaluates_the_runs_with_the_judges_qrels_and_leaves_the_agre
     assert [cell["raw"] for cell in (run["cells"][0] for run in panel["means"])] == [
         judge_means[name][first] for name in ("a.txt", "b.txt")]
     assert "juicios a comparar" in panel["agreement"]["systems"]["note"]
+    # the query detail too: the runs' first documents, graded by the judge
+    shown = switched.query_detail("q0")["runs"][0]["documents"]
+    judge = {doc: int(grade) for qid, _, doc, grade in (line.split() for line in texts["judge"].splitlines())
+             if qid == "q0"}
+    assert len(shown) == 8 and [d["grade"] for d in shown] == [judge[d["id"]] for d in shown]
 
 
 def test_the_bridge_names_a_bad_judge_file_and_downloads_the_agreement(texts):
