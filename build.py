@@ -255,6 +255,9 @@ def make_site(export: bool = False) -> dict[str, bytes]:
         "form": form.table(len(scenario["documents"])),  # controls and outputs: the template's and lab.js's
         # The «Tus datos» panel's sample: qrels and two runs, in this order.
         "sample": [samples[name] for name in ("qrels", "run-bm25", "run-densa") if name in samples],
+        # «¿Te fías de tus juicios?»'s synthetic sample: the qrels, a lenient judge's and five runs, in this order.
+        "judges_sample": [samples[name] for name in ("qrels", "qrels-llm", "run-bm25", "run-densa", "run-splade",
+                                                     "run-hibrida", "run-rerank") if name in samples],
         "data": panel.page_settings(),  # its default measures, rows drawn and sentences
         "corpus": corpus_config(SRC / "data" / "corpus", files),  # «Tu corpus»: settings, words, sample
     }

@@ -56,16 +56,18 @@ COMMAND_LINE_ONLY = frozenset({
 })
 
 
-# «Tu corpus»'s Python is not in the page's snapshot: the worker adds it from the core's wheel on the
-# first measurement (add_on_first_use). The standard library modules it needs must be in the
-# snapshot, which restores with no standard library archive (tests/core/test_layout.py checks this list
-# against what running «Tu corpus» once imports, and add_on_first_use's own).
-ON_FIRST_USE = "raglab_core.corpus"
-ON_FIRST_USE_NEEDS = ("array", "csv", "encodings.utf_32_le", "gc", "hashlib", "heapq", "io", "site", "zipfile")
+# «Tu corpus»'s Python and the judges' («¿Te fías de tus juicios?») are not in the page's snapshot: the
+# worker adds them from the core's wheel on the first measurement, the first evaluation with a judge's
+# qrels, or the judging page's first message (add_on_first_use). The standard library modules they need must be in the snapshot, which
+# restores with no standard library archive (tests/core/test_layout.py checks this list against what
+# running each once imports, and add_on_first_use's own).
+ON_FIRST_USE = ("raglab_core.corpus", "raglab_core.judges")
+ON_FIRST_USE_NEEDS = ("array", "csv", "datetime", "encodings.utf_32_le", "gc", "hashlib", "heapq", "io", "site",
+                      "unicodedata", "zipfile")
 
 
 def add_on_first_use(wheel, expected_sha256: str, site_packages: str | None = None) -> int:
-    """Unpack ON_FIRST_USE's files from the core's wheel (bytes, or a Pyodide buffer) into
+    """Unpack ON_FIRST_USE's packages' files from the core's wheel (bytes, or a Pyodide buffer) into
     site-packages after checking its SHA-256; return how many files. Its directory finders are
     dropped so that the import system lists site-packages afresh (importlib.invalidate_caches()
     would import importlib.metadata, which the snapshot does not hold)."""
@@ -79,9 +81,9 @@ def add_on_first_use(wheel, expected_sha256: str, site_packages: str | None = No
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_sha256:
         raise ValueError(f"wheel SHA-256 {actual} != expected {expected_sha256}")
-    prefix = ON_FIRST_USE.replace(".", "/") + "/"
+    prefixes = tuple(package.replace(".", "/") + "/" for package in ON_FIRST_USE)
     archive = zipfile.ZipFile(io.BytesIO(data))
-    members = [name for name in archive.namelist() if name.startswith(prefix)]
+    members = [name for name in archive.namelist() if name.startswith(prefixes)]
     archive.extractall(site_packages or site.getsitepackages()[0], members)
     sys.path_importer_cache.clear()
     return len(members)
@@ -108,7 +110,7 @@ def warm_up() -> int:
     while packages:
         package = packages.pop()
         for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            if module.name in COMMAND_LINE_ONLY or module.name == ON_FIRST_USE:
+            if module.name in COMMAND_LINE_ONLY or module.name in ON_FIRST_USE:
                 continue
             imported = importlib.import_module(module.name)
             if module.ispkg:
@@ -310,6 +312,10 @@ class EvaluationBridge(StreamBridge):
     """
 
     def open_session(self, request, progress):
+        if isinstance(request, dict) and request.get("judge") is not None:  # «¿Te fías de tus juicios?»
+            from .judges.agreement_session import AgreementSession
+
+            return AgreementSession(request, progress)
         from .runs.session import EvaluationSession
 
         return EvaluationSession(request, progress)
@@ -331,12 +337,16 @@ class EvaluationBridge(StreamBridge):
         """Once finished: ``{"ok": true, "name", "type", "text"}``, the report as ``eval --json`` prints it
         (``kind`` ``"json"``), the per-query table (``"csv"``) or the fused run as ``fuse`` prints it
         (``"fused"``, saved as a safe file name, ``rrf-a-b.txt`` for «RRF(a, b)»: ``eval`` names a run by its
-        file, so the page's JSON names it as ``eval`` does a file named as the run)."""
+        file, so the page's JSON names it as ``eval`` does a file named as the run); with a judge's qrels, the
+        agreement as ``agree --json`` prints it (``"agreement"``)."""
 
         def saved():
             if kind == "json":
                 return {"ok": True, "name": "raglab-evaluacion.json", "type": "application/json",
                         "text": self.session.report_json()}
+            if kind == "agreement":
+                return {"ok": True, "name": "raglab-acuerdo.json", "type": "application/json",
+                        "text": self.session.agreement_json()}
             if kind == "fused":
                 return {"ok": True, "name": file_name(self.session.names[-1]), "type": "text/plain",
                         "text": self.session.fused_text()}

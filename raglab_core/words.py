@@ -198,7 +198,7 @@ def data_panel_words() -> dict:
         "chosen_file": "Elegido: fichero «{name}».",
         "chosen_sample": "Elegido: ejemplo «{name}».",
         "chosen_text": "Elegido: texto pegado.",
-        "pasted": {"qrels": "qrels (texto pegado)",
+        "pasted": {"qrels": "qrels (texto pegado)", "judge-qrels": "juicios a comparar (texto pegado)",
                    **{f"run-{letter}": f"run {letter.upper()} (texto pegado)" for letter in "abcdefghijkl"}},
         "stale": "Cambiaron los datos o las medidas: pulsa «Evaluar» para actualizar los resultados.",
         "missing": "Faltan datos: elige al menos los qrels y el run A.",

@@ -7,6 +7,8 @@ by label and system by system (DESIGN §4.12), and which pairs to judge and how 
   the pairs of runs that flip;
 * :mod:`~raglab_core.judges.agreement`: the report both edges give (``agree --json``), with its warnings;
 * :mod:`~raglab_core.judges.agree_command`: the ``agree`` command;
+* :mod:`~raglab_core.judges.agreement_session` and :mod:`~raglab_core.judges.panel`: «¿Te fías de tus juicios?»
+  in «Tus datos» (the page's session, which reads a judge's qrels beside the reference's, and its view);
 * :mod:`~raglab_core.judges.pooling`: which pairs to judge (depth-k pools, seeded and stratified samples,
   DESIGN §4.13), and :mod:`~raglab_core.judges.pool_command`, the ``pool`` command;
 * :mod:`~raglab_core.judges.judging`: the judging page's Python (a job, the view of one pair, qrels, the job's

@@ -21,7 +21,6 @@ P@5         n/a
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -33,7 +32,7 @@ from ..runs.measures import DEFAULT_MEASURES, parse_measures
 from ..runs.report import require_common_queries
 from ..runs.statistics import p_text
 from . import labels
-from .agreement import agreement_report
+from .agreement import agreement_json, agreement_report
 
 
 def add_parser(subcommands) -> argparse.ArgumentParser:
@@ -102,7 +101,7 @@ def run(args, parser) -> int:
                               judged.qrels, runs, args.reference_max, args.judge_max, args.missing)
     for warning in report["warnings"]:
         print(f"warning: {warning['message']}", file=sys.stderr)
-    sys.stdout.write(json.dumps(report, indent=2, allow_nan=False) + "\n" if args.json else format_text(report))
+    sys.stdout.write(agreement_json(report) if args.json else format_text(report))
     return 0
 
 

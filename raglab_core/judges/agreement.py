@@ -28,6 +28,7 @@ English (the command line) or Spanish (the page) from :data:`raglab_core.message
 ('At grade >= 1, the judge calls 100.0 % of the pairs relevant', 'Con el umbral en el grado 1, el juez considera relevante el ')
 """
 
+import json
 from typing import NamedTuple
 
 from ..errors import message
@@ -158,19 +159,26 @@ def label_report(reference_name, reference, judge_name, judge, reference_max=Non
     return fields, notices
 
 
-def systems_report(runs, permutations=None, seed=SEED, progress=None):
+def systems_report(runs, permutations=None, seed=SEED, progress=None, report=None):
     """``(systems, notices)``: the JSON's ``systems`` for ``runs``, ``[(name, evaluation under the reference,
     evaluation under the judge)]`` (each a :class:`~raglab_core.runs.evaluation.RunEvaluation`, same measures),
     with the reference's comparisons: every pair's randomization test (:func:`raglab_core.runs.comparison.p_values`)
-    and Holm's adjustment over the pairs, per measure, as ``eval`` reports them (``p_value_adjusted``).
-    No run: empty lists and maps."""
+    and Holm's adjustment over the pairs, per measure, as ``eval`` reports them (``p_value_adjusted``). ``report``:
+    ``eval``'s report already built for the same runs under the reference (the page's evaluation,
+    :func:`raglab_core.runs.report.build_report`), whose adjusted p-values are these, so that the tests are not run
+    twice. No run: empty lists and maps."""
     if not runs:
         return {"runs": [], "reference_means": {}, "judge_means": {}, "agreement": {}}, []
     names = [name for name, _, _ in runs]
     measures = list(runs[0][1].names)
     options = {} if permutations is None else {"permutations": permutations}
     adjusted = {measure: {} for measure in measures}
-    if len(runs) >= 2:  # the tests alone: eval's bootstrap intervals and overlaps, unused here, cost seconds
+    if len(runs) >= 2 and report is not None:
+        pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+        for pair, compared in zip(pairs, report["comparisons"]):
+            for measure in measures:
+                adjusted[measure][pair] = compared["metrics"][measure]["p_value_adjusted"]
+    elif len(runs) >= 2:  # the tests alone: eval's bootstrap intervals and overlaps, unused here, cost seconds
         tested = p_values([ours for _, ours, _ in runs], seed=seed, progress=progress, **options)
         for measure in measures:
             adjusted[measure] = dict(zip(tested, holm([found[measure] for found in tested.values()])))
@@ -181,9 +189,28 @@ def systems_report(runs, permutations=None, seed=SEED, progress=None):
 
 
 def agreement_report(reference_name, reference, judge_name, judge, runs=(), reference_max=None, judge_max=None,
-                     missing=labels.INTERSECT, permutations=None, seed=SEED, resamples=labels.BOOTSTRAP_RESAMPLES):
-    """The whole report, as ``agree --json`` prints it (DESIGN §4.12), warnings last in the JSON."""
+                     missing=labels.INTERSECT, permutations=None, seed=SEED, resamples=labels.BOOTSTRAP_RESAMPLES,
+                     report=None):
+    """The whole report, as ``agree --json`` prints it (DESIGN §4.12), warnings last in the JSON (``report``: see
+    :func:`systems_report`)."""
     fields, notices = label_report(reference_name, reference, judge_name, judge, reference_max, judge_max, missing,
                                    resamples, seed)
-    systems, more = systems_report(list(runs), permutations, seed)
+    systems, more = systems_report(list(runs), permutations, seed, report=report)
     return {**fields, "systems": systems, "warnings": [notice.as_json() for notice in notices + more]}
+
+
+def agreement_json(report) -> str:
+    """The report as ``agree --json`` prints it, and as the page's «Descargar» saves it."""
+    return json.dumps(report, indent=2, allow_nan=False) + "\n"
+
+
+def notice_of(warning: dict) -> Notice:
+    """The :class:`Notice` back from one of the JSON's ``warnings`` (to word it in Spanish on the page).
+
+    >>> notice = Notice("pairs_one_side", {"reference_only": 2, "judge_only": 0, "missing": "zero"}, "pairs_one_side_zero")
+    >>> notice_of(notice.as_json()) == notice
+    True
+    """
+    params = {key: value for key, value in warning.items() if key not in ("code", "message")}
+    template = f"pairs_one_side_{params['missing']}" if warning["code"] == "pairs_one_side" else ""
+    return Notice(warning["code"], params, template)

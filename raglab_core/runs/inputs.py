@@ -91,7 +91,9 @@ class Reading:
     :class:`~raglab_core.runs.evaluation.RunEvaluation`).
 
     ``also``: a second qrels, already read (``agree``'s judge's): each run is evaluated with it too, from the
-    same reading of the run, into :attr:`also_evaluations` (slot -> its evaluation, with the same comments).
+    same reading of the run, into :attr:`also_evaluations` (slot -> its evaluation, with the same comments);
+    :attr:`also_keep`, the first documents those evaluations keep (none unless set: the page's switch that
+    shows the runs under the judge's qrels sets it to ``keep``'s). Either may be set before the runs are read.
     """
 
     def __init__(self, qrels_name, names, measures, ties="double", complete=False, keep_going=False, keep=0,
@@ -107,7 +109,7 @@ class Reading:
         self.again = False
         self.qrels = None
         self.evaluations = {}
-        self.also, self.also_evaluations = also, {}
+        self.also, self.also_evaluations, self.also_keep = also, {}, 0
         self.comments = {}  # file name -> the lines it skipped as comments (QrelsReader.comments)
         self.errors = []
 
@@ -131,7 +133,8 @@ class Reading:
                 self.evaluator = RunEvaluator(self.qrels or {}, self.measures, self.ties, self.complete, self.keep)
                 add = self.evaluator.add
                 if self.also is not None:
-                    self.also_evaluator = RunEvaluator(self.also, self.measures, self.ties, self.complete)
+                    self.also_evaluator = RunEvaluator(self.also, self.measures, self.ties, self.complete,
+                                                       self.also_keep)
                     add = _both(add, self.also_evaluator.add)
                 self.reader = RunReader(self.name, add, self.grouped)
             self.again = False

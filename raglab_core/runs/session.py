@@ -78,6 +78,9 @@ class EvaluationSession(StreamSession):
     (True, '0,500')
     """
 
+    MIN_RUNS = 1
+    """Fewer runs are refused (:class:`raglab_core.judges.agreement_session.AgreementSession` takes none)."""
+
     def __init__(self, settings, progress=None):
         super().__init__(progress)
         if not isinstance(settings, dict):
@@ -85,7 +88,7 @@ class EvaluationSession(StreamSession):
         measures = parse_measures(settings.get("measures") or DEFAULT_MEASURES)
         ties = tie_mode(settings.get("ties") or "double")
         runs = settings.get("runs")
-        if not isinstance(runs, list) or not 1 <= len(runs) <= MAX_RUNS:
+        if not isinstance(runs, list) or not self.MIN_RUNS <= len(runs) <= MAX_RUNS:
             raise LabError.page(f"Elige entre 1 y {MAX_RUNS} runs.", field="run")
         names = list(runs)
         self.fusion = None  # raglab_core.runs.fused.FusionSettings: the fused run, the last one

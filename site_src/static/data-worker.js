@@ -51,8 +51,8 @@ export function answer(message, post, kit) {
 const SLOTS = "ABCDEFGHIJKL"; // raglab_core.runs.inputs.SLOTS: run A, B, … as Python names them
 
 /**
- * Evaluate the "data-evaluate" message's `request` ({qrels, runs, measures, ties, complete, fusion}; files
- * as {name, file | text}) with `EvaluationBridge` (raglab_core.browser.EvaluationBridge); `post(type,
+ * Evaluate the "data-evaluate" message's `request` ({qrels, runs, measures, ties, complete, fusion, judge,
+ * judgeForRuns, judgeSample}; files as {name, file | text}) with `EvaluationBridge` (raglab_core.browser.EvaluationBridge); `post(type,
  * fields)` sends the messages, `kit` is worker-kit.js. With `fusion`, Python asks for the runs it fuses
  * once more when the fused run's turn comes (they are read again from their File objects, whole: the
  * evaluation keeps no run), fuses them, and evaluates the fused run as one more.
@@ -60,7 +60,7 @@ const SLOTS = "ABCDEFGHIJKL"; // raglab_core.runs.inputs.SLOTS: run A, B, … as
 export async function start(EvaluationBridge, { id, request }, post, kit) {
   if (held.bridge) held.bridge.destroy();
   held = { id: null, rows: [], bridge: null };
-  const items = { qrels: request.qrels };
+  const items = { qrels: request.qrels, judge: request.judge };
   request.runs.forEach((run, index) => (items[SLOTS[index]] = run));
   const files = [request.qrels, ...request.runs];
   const bridge = EvaluationBridge(
@@ -73,6 +73,10 @@ export async function start(EvaluationBridge, { id, request }, post, kit) {
       sizes: files.map(kit.sizeOf),
       files: files.map((item) => Boolean(item.file)),
       fusion: request.fusion || null,
+      // with the judge's qrels: raglab_core.judges.agreement_session.AgreementSession, the judges' code added on first use
+      ...(request.judge
+        ? { judge: request.judge.name, judge_for_runs: request.judgeForRuns === true, judge_sample: request.judgeSample === true }
+        : {}),
     }),
     (fraction, text) => post("data-progress", { id, fraction, text })
   );

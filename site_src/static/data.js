@@ -17,7 +17,8 @@
   const WORDS = config.data.words; // raglab_core.words.data_panel_words: every sentence of this file
   const LETTERS = "abcdefghijkl".slice(0, config.data.max_runs).split(""); // the runs' slots, as ranx letters them
   const RUN_SLOTS = LETTERS.map((letter) => `run-${letter}`);
-  const SLOTS = ["qrels", ...RUN_SLOTS];
+  const JUDGE = "judge-qrels"; // the judge's qrels, compared with the qrels in «¿Te fías de tus juicios?»
+  const SLOTS = ["qrels", JUDGE, ...RUN_SLOTS];
   const chosen = {}; // slot -> {name, file} | {name, text}
   const $ = (selector) => panel.querySelector(selector);
   const out = (name) => panel.querySelector(`[data-panel-output="${name}"]`);
@@ -26,6 +27,7 @@
     measures: $('[data-setting="measures"]'),
     ties: $('[data-setting="ties"]'),
     complete: $('[data-setting="complete"]'),
+    judgeForRuns: $('[data-setting="judge-for-runs"]'),
     fuseMethod: $('[data-setting="fuse-method"]'),
     fuseNorm: $('[data-setting="fuse-norm"]'),
     fuseK: $('[data-setting="fuse-k"]'),
@@ -41,11 +43,14 @@
     downloadJson: $('[data-action="download-json"]'),
     downloadCsv: $('[data-action="download-csv"]'),
     downloadFused: $('[data-action="download-fused"]'),
+    downloadAgreement: $('[data-action="download-agreement"]'),
     addRun: $('[data-action="add-run"]'),
     fuse: $('[data-action="fuse"]'),
     unfuse: $('[data-action="unfuse"]'),
   };
   const warningList = $('[data-output="data-warnings"]');
+  const agreement = $("[data-data-agreement]");
+  const said = (name) => panel.querySelector(`[data-agreement-output="${name}"]`);
   const detail = out("query-detail");
   let fusing = false; // «Fusionar» was pressed: the fused run is evaluated with the others until «Quitar»
 
@@ -65,10 +70,14 @@
     on: {
       result: (message) => {
         if (message.ok) {
-          show(message.panel, message.id, () => {
+          const finished = () => {
             panelKit.setRunning(false);
             statusLine.textContent = WORDS.done;
-          });
+          };
+          agreement.hidden = true; // shown again only with a judge's qrels
+          if (message.panel.agreement) showAgreement(message.panel.agreement);
+          if (message.panel.means) show(message.panel, message.id, finished);
+          else finished(); // the judges compared, no run
         } else {
           if (message.detail) console.error("raglab: evaluation", message.detail);
           fail(message.message, message.problems || [], message.field, message.slot);
@@ -104,6 +113,7 @@
     if (item) reveal(slot);
     const source = $(`[data-fuse-source-for="${slot}"]`);
     if (source) source.hidden = !item;
+    if (slot === JUDGE) $("[data-judge-switch]").hidden = !item;
     showFuseUse();
     markStale();
   }
@@ -160,11 +170,21 @@
     });
   }
 
-  buttons.sample.addEventListener("click", () =>
-    panelKit.sample(config.sample.map((url) => ({ url, name: url.split("/").pop() })), (texts) => {
-      SLOTS.forEach((slot, index) => (texts[index] || chosen[slot]) && choose(slot, texts[index] || null));
+  // The sample: its qrels and runs in order (the judge's qrels too for the judges' sample); every other slot emptied.
+  function loadSample(urls, slots) {
+    panelKit.sample(urls.map((url) => ({ url, name: url.split("/").pop() })), (texts) => {
+      for (const slot of SLOTS) {
+        const index = slots.indexOf(slot);
+        const text = index >= 0 ? texts[index] : null;
+        if (text || chosen[slot]) choose(slot, text || null);
+      }
       evaluate();
-    })
+    });
+  }
+
+  buttons.sample.addEventListener("click", () => loadSample(config.sample, ["qrels", ...RUN_SLOTS]));
+  $('[data-action="judges-sample"]').addEventListener("click", () =>
+    loadSample(config.judges_sample, ["qrels", JUDGE, ...RUN_SLOTS])
   );
 
   // The judging page's qrels («Evaluar en Tus datos», juzgar.js): handed over once, in this tab's
@@ -204,6 +224,7 @@
       settings.measures.value,
       settings.ties.value,
       settings.complete.checked,
+      settings.judgeForRuns.checked,
       SLOTS.map((slot) => chosen[slot] || null),
       fusing ? fusionRequest() : null,
     ]);
@@ -212,6 +233,7 @@
   settings.measures.addEventListener("input", markStale);
   settings.ties.addEventListener("change", markStale);
   settings.complete.addEventListener("change", markStale);
+  settings.judgeForRuns.addEventListener("change", markStale);
   for (const control of [settings.fuseNorm, settings.fuseK, settings.fuseWeights, ...fuseSources]) {
     control.addEventListener(control.tagName === "INPUT" && control.type === "text" ? "input" : "change", markStale);
   }
@@ -231,6 +253,7 @@
   /** The controls an error is about (its `field`, and for a file the slot that holds it). */
   function fieldControls(field, slot) {
     if (field === "measures") return [settings.measures];
+    if (slot === "judge") return [$(`[data-pick-for="${JUDGE}"]`), $(`[data-paste-for="${JUDGE}"]`)];
     const fusion = {
       "fuse-method": [settings.fuseMethod],
       "fuse-norm": [settings.fuseNorm],
@@ -257,12 +280,13 @@
     $("[data-data-warnings]").hidden = true;
     out("complete-note").textContent = "";
     detail.hidden = true;
+    agreement.hidden = true;
   }
 
   function evaluate() {
     if (panelKit.busy) return;
     showError("");
-    if (!chosen.qrels || !chosen["run-a"]) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
+    if (!chosen.qrels || !(chosen["run-a"] || chosen[JUDGE])) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
     const last = RUN_SLOTS.reduce((found, slot, index) => (chosen[slot] ? index : found), 0);
     const gap = RUN_SLOTS.slice(0, last).findIndex((slot) => !chosen[slot]);
     if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap].toUpperCase()), [], "run", LETTERS[gap].toUpperCase());
@@ -274,6 +298,9 @@
         ties: settings.ties.value,
         complete: settings.complete.checked,
         fusion: fusing ? fusionRequest() : null,
+        judge: chosen[JUDGE] || null,
+        judgeForRuns: Boolean(chosen[JUDGE]) && settings.judgeForRuns.checked,
+        judgeSample: Boolean(chosen[JUDGE] && chosen[JUDGE].sample), // the synthetic judge: the reading says so
       },
     });
   }
@@ -545,9 +572,103 @@
     detail.focus();
   }
 
+  // --- «¿Te fías de tus juicios?»: raglab_core.judges.panel's view, written out -------------------------
+
+  function showAgreement(view) {
+    agreement.hidden = false;
+    said("files").textContent = view.files;
+    // Warnings first: they say what the verdict below rests on.
+    const warned = $('[data-output="agreement-warnings"]');
+    warned.replaceChildren(...view.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
+    $("[data-agreement-warnings]").hidden = view.warnings.length === 0;
+    kit.reading(said("reading"), view.reading); // raglab_core.readings: the verdict first
+    out("agreement").replaceChildren(
+      ...view.figures.map((figure) => {
+        const item = el("div", figure.name ? { "data-agreement": figure.name, "data-value": figure.value ?? "" } : {});
+        const value = el("dd", {}, figure.text);
+        value.append(el("span", { class: "figure-note" }, figure.note));
+        item.append(el("dt", {}, figure.label), value);
+        return item;
+      })
+    );
+    const confusion = view.confusion;
+    said("confusion-caption").textContent = confusion.caption;
+    said("confusion-head").replaceChildren(kit.headRow([confusion.corner, ...confusion.columns]));
+    said("confusion-rows").replaceChildren(
+      ...confusion.rows.map((row) => {
+        const line = el("tr");
+        line.append(el("th", { scope: "row" }, row.header));
+        for (const cell of row.cells) {
+          line.append(el("td", { "data-reference": cell.reference, "data-judge": cell.judge, "data-count": cell.count,
+            "data-shade": cell.shade }, cell.text));
+        }
+        return line;
+      })
+    );
+    said("binary-caption").textContent = view.binary.caption;
+    said("binary-head").replaceChildren(kit.headRow(view.binary.columns));
+    said("binary-rows").replaceChildren(
+      ...view.binary.rows.map((row) => {
+        const line = el("tr");
+        line.append(el("th", { scope: "row" }, row.threshold), ...row.cells.map((text) => el("td", {}, text)));
+        return line;
+      })
+    );
+    const systems = view.systems;
+    $("[data-agreement-systems]").hidden = !systems;
+    if (!systems) return;
+    said("switch-note").textContent = systems.note;
+    said("systems-caption").textContent = systems.caption;
+    said("systems-head").replaceChildren(kit.headRow(systems.columns));
+    said("systems-rows").replaceChildren(
+      ...systems.measures.map((row) => {
+        const line = el("tr", { "data-system-measure": row.measure, "data-tau-b": row.tau_b ?? "",
+          "data-tau-ap": row.tau_ap ?? "", "data-flips": row.flips });
+        line.append(el("th", { scope: "row" }, row.measure), ...row.cells.map((text) => el("td", {}, text)));
+        return line;
+      })
+    );
+    said("flips-title").textContent = systems.flips_title;
+    said("flips").replaceChildren(
+      ...systems.flips.map((flip) => el("li", { "data-significant": String(flip.significant) }, flip.text))
+    );
+    drawSlopes(systems.slopegraph);
+  }
+
+  /** The runs' order under either qrels: Python laid out both layouts; the one that fits is drawn. */
+  function drawSlopes(wide) {
+    const chart = said("slopegraph");
+    const figure = chart.closest("figure");
+    const plot = figure.clientWidth >= wide.width ? wide : wide.narrow;
+    said("slopegraph-title").textContent = plot.title;
+    chart.setAttribute("aria-label", plot.description);
+    chart.setAttribute("viewBox", `0 0 ${plot.width} ${plot.height}`);
+    chart.style.aspectRatio = `${plot.width} / ${plot.height}`;
+    chart.dataset.layout = plot === wide ? "wide" : "narrow";
+    const shape = kit.svg;
+    const parts = [
+      shape("text", { x: plot.x1, y: 14, "text-anchor": "end", class: "heading" }, plot.left_label),
+      shape("text", { x: plot.x2, y: 14, "text-anchor": "start", class: "heading" }, plot.right_label),
+    ];
+    for (const line of plot.lines) {
+      const group = shape("g", { class: `slope ${line.kind}`, "data-run": line.run });
+      group.append(
+        shape("title", {}, line.text),
+        shape("line", { x1: plot.x1, y1: line.y1, x2: plot.x2, y2: line.y2 }),
+        shape("circle", { cx: plot.x1, cy: line.y1, r: 3 }),
+        shape("circle", { cx: plot.x2, cy: line.y2, r: 3 }),
+        shape("text", { x: plot.x1 - 8, y: line.y1 + 4, "text-anchor": "end" }, line.left),
+        shape("text", { x: plot.x2 + 8, y: line.y2 + 4, "text-anchor": "start" }, line.right)
+      );
+      parts.push(group);
+    }
+    chart.replaceChildren(...parts);
+  }
+
   // --- downloads: the worker builds them from what it holds; here they are only saved ---------------
 
-  for (const [button, kind] of [[buttons.downloadJson, "json"], [buttons.downloadCsv, "csv"], [buttons.downloadFused, "fused"]]) {
+  for (const [button, kind] of [[buttons.downloadJson, "json"], [buttons.downloadCsv, "csv"], [buttons.downloadFused, "fused"],
+    [buttons.downloadAgreement, "agreement"]]) {
     button.addEventListener("click", () => panelKit.ask("export", { kind }));
   }
 })();

@@ -48,9 +48,12 @@
  * «Tus datos» (data.js, data-worker.js), `id` its evaluation:
  * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
  * @typedef {{type: "data-evaluate", id: number, request: {qrels: DataFile, runs: DataFile[],
- *   measures: string, ties: string, complete: boolean, fusion: (object | null)}}} DataEvaluateMessage
- *   1 to 12 runs; `fusion`: raglab_core.runs.fused.fusion_settings. Answered by "data-progress"
- *   ({fraction, text}), then "data-result".
+ *   measures: string, ties: string, complete: boolean, fusion: (object | null), judge: (DataFile | null),
+ *   judgeForRuns: boolean, judgeSample: boolean}}} DataEvaluateMessage
+ *   1 to 12 runs (0 with `judge`); `fusion`: raglab_core.runs.fused.fusion_settings; `judge`: a judge's
+ *   qrels, compared with `qrels` (raglab_core.judges.agreement_session; `judgeForRuns`: the runs evaluated with it;
+ *   `judgeSample`: it is the page's synthetic sample).
+ *   Answered by "data-progress" ({fraction, text}), then "data-result".
  * @typedef {{type: "data-sort", id: number, request: number, column: number, ascending: boolean,
  *   limit: number}} DataSortMessage  The first `limit` per-query rows of that evaluation, sorted by
  *   `column`; `request` numbers the asks of one table. Answered by "data-rows".
@@ -59,14 +62,16 @@
  * @typedef {{type: "data-compare", id: number, baseline: number, candidate: number}} DataCompareMessage
  *   Two of three runs or more compared in detail (raglab_core.runs.panel.pair_view). Answered by
  *   "data-comparison".
- * @typedef {{type: "data-export", id: number, kind: ("json" | "csv" | "fused")}} DataExportMessage
- *   What `eval --json` prints, the per-query table, or the fused run as `fuse` prints it. Answered by
+ * @typedef {{type: "data-export", id: number, kind: ("json" | "csv" | "fused" | "agreement")}} DataExportMessage
+ *   What `eval --json` prints, the per-query table, the fused run as `fuse` prints it, or what `agree
+ *   --json` prints. Answered by
  *   "data-file".
  * @typedef {{type: "data-progress", id: number, fraction: number, text: string}} DataProgressMessage
  * @typedef {{type: "data-result", id: number, ok: boolean, panel?: object, message?: string,
  *   problems?: string[], field?: string, slot?: string, internal?: boolean, detail?: string}} DataResultMessage
- *   The panel (raglab_core.runs.panel.panel_view, without its rows but with `row_count`), or why the
- *   input was refused (`internal`: Python failed; `detail` its trace).
+ *   The panel (raglab_core.runs.panel.panel_view, without its rows but with `row_count`; with a judge,
+ *   `agreement`, raglab_core.judges.panel.agreement_view, and no means without runs), or why the input
+ *   was refused (`internal`: Python failed; `detail` its trace; `slot` "judge": the judge's qrels).
  * @typedef {{type: "data-rows", id: number, request: number, rows: (object[][] | null)}} DataRowsMessage
  *   `rows` null: this worker does not hold that evaluation's rows.
  * @typedef {{type: "data-detail", id: number, ok: boolean, detail?: object}} DataDetailMessage
@@ -572,7 +577,7 @@ async function boot(config) {
       const xorBytes = kept ? 0 : config.snapshot.xorBytes;
       const bridge = await bootFromSnapshot(loadPyodide, config, wasmFailed, buffer, filled, xorBytes);
       connect(bridge);
-      addCorpusCode = corpusCodeFromWheel(bridge, config.wheel);
+      addFirstUseCode = firstUseCodeFromWheel(bridge, config.wheel);
       if (!kept) afterReady = () => keepDecoded(config.snapshot, buffer);
       return "snapshot";
     } catch (error) {
@@ -596,11 +601,12 @@ function connect(bridge) {
 let pythonBridge = null; // raglab_core.browser itself: the judging page's desk (JudgeDesk, judge_summary)
 
 let corpusBridge = null; // raglab_core.browser.CorpusBridge
-// «Tu corpus»'s Python is not in the snapshot (raglab_core.browser.ON_FIRST_USE): after a snapshot
-// boot, its first measurement adds it from the core's wheel. The plain boot installed the whole wheel.
-let addCorpusCode = () => Promise.resolve();
+// «Tu corpus»'s Python and the judges' are not in the snapshot (raglab_core.browser.ON_FIRST_USE): after a
+// snapshot boot, the first measurement, or the first evaluation with a judge's qrels, adds them from the
+// core's wheel. The plain boot installed the whole wheel.
+let addFirstUseCode = () => Promise.resolve();
 
-function corpusCodeFromWheel(bridge, wheel) {
+function firstUseCodeFromWheel(bridge, wheel) {
   let added = null;
   return () =>
     (added ??= fetchOk(wheel.url)
@@ -622,11 +628,15 @@ const panelCode = {}; // the same, imported on the panel's first job
  * about a finished job, answered by the panel's module (if it was ever imported).
  */
 const PANELS = {
-  data: { start: "evaluate", bridge: () => evaluationBridge, ready: () => Promise.resolve() },
-  corpus: { start: "measure", bridge: () => corpusBridge, ready: () => addCorpusCode() },
+  data: {
+    start: "evaluate",
+    bridge: () => evaluationBridge,
+    ready: (message) => (message.request && message.request.judge ? addFirstUseCode() : Promise.resolve()),
+  },
+  corpus: { start: "measure", bridge: () => corpusBridge, ready: () => addFirstUseCode() },
   // The judging page (juzgar.js, judge-worker.js): "judge-make" streams its files into a JudgeBridge;
   // its other verbs ask about a stored job, at any time (`always`: not only after a job of this worker).
-  judge: { start: "make", bridge: () => pythonBridge && pythonBridge.JudgeBridge, ready: () => addCorpusCode(), always: true },
+  judge: { start: "make", bridge: () => pythonBridge && pythonBridge.JudgeBridge, ready: () => addFirstUseCode(), always: true },
 };
 
 async function panelJob(name, verb, message) {
@@ -647,7 +657,7 @@ async function panelJob(name, verb, message) {
   try {
     kit ??= import(kitModule);
     panelCode[name] ??= import(panelModules[name]);
-    await part.ready();
+    await part.ready(message);
     await (await panelCode[name]).start(part.bridge(), message, post, await kit);
   } catch (error) {
     post(`${name}-result`, {

@@ -5,9 +5,9 @@
 // Loads URL, waits for <html data-ready="true">, reads every [data-output][data-value], presses
 // ArrowRight on the k slider, waits for the outputs to change, and reads them again. The Python
 // test (test_firefox.py) compares both readings with raglab_core.compute run in CPython.
-// With DATA (a JSON file: {qrels, runs: [text, …], measures}), it then pastes those texts into «Tus
-// datos», fuses runs a and b (the page's defaults: RRF), and reads the lettered table, the readings and
-// a query's detail, at 390 px wide too. With DATA's `corpus` ({sweep}), it measures «Tu corpus»'s sample with
+// With DATA (a JSON file: {qrels, runs: [text, …], measures, judge?}), it then pastes those texts into «Tus
+// datos», fuses runs a and b (the page's defaults: RRF), and reads the lettered table, the readings, the
+// agreement's figures (with `judge`, a judge's qrels) and a query's detail, at 390 px wide too. With DATA's `corpus` ({sweep}), it measures «Tu corpus»'s sample with
 // that sweep and reads each configuration's row (its cells' data-value) and the plot's points.
 import { readFile } from "node:fs/promises";
 import puppeteer from "puppeteer-core";
@@ -55,6 +55,7 @@ async function manyRuns(page, data) {
       area.dispatchEvent(new Event("input"));
     };
     paste("qrels", data.qrels);
+    if (data.judge) paste("judge-qrels", data.judge); // «¿Te fías de tus juicios?» beside the evaluation
     data.runs.forEach((text, index) => paste(`run-${"abcdefghijkl"[index]}`, text));
     for (const box of document.querySelectorAll("[data-fuse-source]")) box.checked = Number(box.dataset.fuseSource) < 2;
     const measures = document.querySelector('[data-setting="measures"]');
@@ -77,6 +78,8 @@ async function manyRuns(page, data) {
         [cell.dataset.meanDelta, cell.dataset.pValue, cell.dataset.pAdjusted].map(Number)])),
     ]),
     reading: document.querySelector('[data-panel-output="many-reading"]').textContent,
+    agreement: Object.fromEntries(Array.from(document.querySelectorAll("[data-agreement]"), (node) =>
+      [node.dataset.agreement, node.dataset.value])),
   }));
   await page.click('[data-panel-output="per-query"] tr[data-query="q07"] th button');
   await page.waitForSelector('[data-panel-output="query-detail"]:not([hidden]) .query-detail-run');

@@ -32,8 +32,12 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path)
     # «Tus datos» too, in the same page: the sample's two runs pasted, and RRF(a, b) (issue 37).
     files = [SAMPLE / "qrels.txt", SAMPLE / "run-bm25.txt", SAMPLE / "run-densa.txt"]
     data = tmp_path / "data.json"
+    # and a judge's qrels beside them (issue 50): the sample's, one grade up on every third line
+    judge = tmp_path / "judge.txt"
+    judge.write_text("".join(f"{q} 0 {d} {min(3, int(g) + (i % 3 == 0))}\n" for i, (q, _, d, g) in
+                             enumerate(line.split() for line in files[0].read_text().splitlines())))
     data.write_text(json.dumps({"qrels": files[0].read_text(), "runs": [path.read_text() for path in files[1:]],
-                                "measures": "nDCG@10", "corpus": {"sweep": "256:32 512:64"}}))
+                                "judge": judge.read_text(), "measures": "nDCG@10", "corpus": {"sweep": "256:32 512:64"}}))
     corpus = ROOT / "site_src" / "data" / "corpus"  # «Tu corpus» too (issue 39): the CLI's numbers, while Firefox runs
     chunks = subprocess.Popen([sys.executable, "-m", "raglab_core", "chunks", str(corpus / "state_of_the_union.md"), "-",
                                "--spans", str(corpus / "questions_df.csv"), "--sweep", "256:32 512:64", "--json"],
@@ -70,6 +74,11 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path)
     runs = [parse_run(path.read_text()) for path in [*files[1:], fused]]
     assert many["detail"]["columns"] == [trec_order(run["q07"], 10) for run in runs]
     assert many["detail"]["scrolls"] and many["detail"]["pageWidth"] <= 390
+    labels = json.loads(cli("agree", files[0], judge, "--json"))["labels"]
+    assert {name: float(value) for name, value in many["agreement"].items()} == {
+        "pairs": labels["n"], "exact": labels["exact"], "kappa": labels["kappa"], "pabak": labels["binary"][0]["pabak"],
+        "bias": labels["bias"]["mean"], **{name: labels[name] for name in ("kappa_linear", "kappa_quadratic",
+                                                                          "alpha_ordinal", "alpha_interval")}}
 
     measured = json.loads(chunks.communicate(timeout=120)[0])
     shown = shown["corpus"]

@@ -128,9 +128,44 @@ def exercise_corpus(browser) -> None:
     corpus.download("chunk-run", 0), corpus.download("document-run", 1)
 
 
+def exercise_judges(browser) -> None:
+    """Run «¿Te fías de tus juicios?» once through ``browser``: a reference, a judge and two runs, the download."""
+    import json
+
+    bridge = browser.EvaluationBridge(json.dumps({"measures": "nDCG@10", "qrels": "q", "judge": "j", "runs": ["a", "b"],
+                                                  "sizes": [9, 14, 14], "files": [True] * 3}), lambda f, t: None)
+    texts = {"qrels": "q1 0 a 1\nq2 0 b 2\nq2 0 c 0\n", "judge": "q1 0 a 2\nq2 0 b 2\nq2 0 c 1\n",
+             "A": "q1 Q0 a 1 2 x\nq2 Q0 b 1 1 x\n", "B": "q1 Q0 c 1 2 x\nq2 Q0 c 1 1 x\nq2 Q0 b 2 0 x\n"}
+    while slot := bridge.next():
+        bridge.feed(texts[slot], len(texts[slot])), bridge.end()
+    assert json.loads(bridge.finish())["ok"]
+    bridge.download("agreement")
+
+
+def exercise_judging(browser) -> None:
+    """Run the judging page once through ``browser``: a job pooled from a run, a pair's view, a grade, both
+    downloads and the list's summary."""
+    import json
+
+    bridge = browser.JudgeBridge(json.dumps({"runs": ["a"], "queries": "q.tsv", "corpus": ["c.jsonl"], "depth": 2,
+                                             "sizes": {}}), lambda f, t: None)
+    texts = {"A": "q1 Q0 d 1 2 x\nq1 Q0 e 2 1 x\n", "queries": "q1\tQué gatos",
+             "corpus/0": '{"_id": "d", "title": "Gatos", "text": "El gato, qué bien duerme."}\n{"_id": "e", "text": "x"}'}
+    while slot := bridge.next():
+        bridge.feed(texts[slot], len(texts[slot])), bridge.end()
+    made = json.loads(bridge.finish())
+    assert made["ok"], made
+    panel = made["panel"]
+    desk = browser.JudgeDesk(json.dumps(panel["job"]), json.dumps(panel["texts"]))
+    grades = {"q1\td": {"grade": 2, "at": 1}}
+    assert json.loads(desk.view(0, json.dumps(grades)))["ok"]
+    desk.download("qrels", json.dumps(grades)), desk.download("json", json.dumps(grades))
+    assert json.loads(browser.judge_summary(json.dumps(panel["job"]), json.dumps(grades)))["ok"]
+
+
 def test_the_corpus_code_added_on_first_use_needs_nothing_the_snapshot_lacks(tmp_path):
-    """«Tu corpus»'s Python is left out of the snapshot and added from the wheel when first used
-    (browser.add_on_first_use): after warm_up, running it imports only its own modules, since the
+    """«Tu corpus»'s Python and the judges' are left out of the snapshot and added from the wheel when first
+    used (browser.add_on_first_use): after warm_up, running them imports only their own modules, since the
     restored page has no standard library archive to import others from."""
     import inspect
     import subprocess
@@ -141,16 +176,19 @@ def test_the_corpus_code_added_on_first_use_needs_nothing_the_snapshot_lacks(tmp
         "b.warm_up()\n"
         "before = set(sys.modules)\n"
         "assert not any(m.startswith(b.ON_FIRST_USE) for m in before), 'in the snapshot'\n"
-        + inspect.getsource(exercise_corpus) +
+        + inspect.getsource(exercise_corpus) + inspect.getsource(exercise_judges)
+        + inspect.getsource(exercise_judging) +
         "exercise_corpus(b)\n"
-        "print(sorted(m for m in set(sys.modules) - before if not m.startswith(b.ON_FIRST_USE + '.')))\n"
+        "exercise_judges(b)\n"
+        "exercise_judging(b)\n"
+        "print(sorted(m for m in set(sys.modules) - before if not m.startswith(tuple(p + '.' for p in b.ON_FIRST_USE))))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=CORE.parent, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() in ("[]", "['raglab_core.corpus']"), out.stdout
+    assert out.stdout.strip() == "['raglab_core.corpus', 'raglab_core.judges']", out.stdout
 
 
-def test_add_on_first_use_unpacks_only_the_corpus_package_after_checking_the_wheel(tmp_path):
+def test_add_on_first_use_unpacks_only_its_packages_after_checking_the_wheel(tmp_path):
     import hashlib
     import io
     import zipfile
@@ -159,11 +197,12 @@ def test_add_on_first_use_unpacks_only_the_corpus_package_after_checking_the_whe
 
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as wheel:
-        for name in ("raglab_core/__init__.py", "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py"):
+        for name in ("raglab_core/__init__.py", "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py",
+                     "raglab_core/judges/panel.py", "raglab_core/runs/panel.py"):
             wheel.writestr(name, "x = 1\n")
     data = buffer.getvalue()
-    assert add_on_first_use(data, hashlib.sha256(data).hexdigest(), str(tmp_path)) == 2
+    assert add_on_first_use(data, hashlib.sha256(data).hexdigest(), str(tmp_path)) == 3
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py")) == [
-        "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py"]
+        "raglab_core/corpus/__init__.py", "raglab_core/corpus/bm25.py", "raglab_core/judges/panel.py"]
     with pytest.raises(ValueError, match="SHA-256"):
         add_on_first_use(data[:-1], hashlib.sha256(data).hexdigest(), str(tmp_path))
