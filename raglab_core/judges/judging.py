@@ -21,7 +21,8 @@ browser's ``Date.now()``). An undone grade is kept with its moment, so that when
 (:func:`merge_grades`) the newer of each pair wins, an undo included.
 
 **The time spent** (:func:`time_spent`): the gaps between consecutive grades, in order of their moments, each
-capped at :data:`IDLE_SECONDS` (a pause longer than that counts as that long), plus one gap for the first grade.
+capped at :data:`IDLE_SECONDS` (a pause longer than that counts as that long), and the first grade, whose start
+is not known, as long as the median of those gaps (nothing when it is the only grade).
 
 >>> job = make_job({"seed": 2, "scale": 2}, [("q1", "a"), ("q1", "b"), ("q2", "c")], {}, created="2026-01-01T00:00:00Z")
 >>> job["pairs"], job["id"]
@@ -311,14 +312,20 @@ def progress(job: dict, grades: dict, index: int) -> dict:
 
 def time_spent(grades: dict) -> float:
     """Seconds spent judging (the module's docstring): the gaps between the grades' moments, each at most
-    :data:`IDLE_SECONDS`, plus one such gap for the first.
+    :data:`IDLE_SECONDS`, and the first grade as long as their median.
 
     >>> time_spent({"a": {"grade": 1, "at": 0}, "b": {"grade": 0, "at": 20_000}, "c": {"grade": 2, "at": 9_000_000}})
-    620.0
+    480.0
+    >>> time_spent({"a": {"grade": 1, "at": 0}, "b": {"grade": 0, "at": 2_000}}), time_spent({"a": {"grade": 1, "at": 5}})
+    (4.0, 0.0)
     """
     moments = sorted(entry["at"] for entry in grades.values())
-    gaps = [min((later - earlier) / 1000, IDLE_SECONDS) for earlier, later in zip(moments, moments[1:])]
-    return float(sum(gaps) + (IDLE_SECONDS if moments else 0))
+    gaps = sorted(min((later - earlier) / 1000, IDLE_SECONDS) for earlier, later in zip(moments, moments[1:]))
+    if not gaps:
+        return 0.0
+    middle = len(gaps) // 2
+    median = gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
+    return float(sum(gaps) + median)
 
 
 def _document_parts(document):

@@ -194,13 +194,15 @@
     handoff = JSON.parse(sessionStorage.getItem("raglab-handoff") || "null");
     sessionStorage.removeItem("raglab-handoff");
   } catch {}
+  // With «Comparar con el juez», the model's qrels come too: the agreement is shown on the judged pairs.
   if (handoff && handoff.qrels) {
     choose("qrels", handoff.qrels);
+    if (handoff.judge) choose(JUDGE, handoff.judge);
     (handoff.runs || []).slice(0, RUN_SLOTS.length).forEach((run, index) => {
       reveal(RUN_SLOTS[index]);
       choose(RUN_SLOTS[index], run);
     });
-    if ((handoff.runs || []).length) setTimeout(() => evaluate());
+    if ((handoff.runs || []).length || handoff.judge) setTimeout(() => evaluate());
   }
 
   // --- evaluating ----------------------------------------------------------------------------

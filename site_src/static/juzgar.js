@@ -459,7 +459,7 @@
     } catch (error) {
       console.warn("raglab: the handoff could not be kept", error);
     }
-    location.href = absolute(`${config.lab}#tus-datos`);
+    location.href = absolute(`${config.lab}${withJudge ? "#te-fias" : "#tus-datos"}`);
   }
   $('[data-action="evaluate-in-lab"]').addEventListener("click", () => act(() => handOver(false)));
   ui.compare.addEventListener("click", () => act(() => handOver(true)));

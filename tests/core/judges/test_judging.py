@@ -204,10 +204,10 @@ def test_the_list_of_jobs_and_the_time_spent():
     grades = {keys[0]: {"grade": 1, "at": 0}, keys[1]: {"grade": 0, "at": 95_000}}
     summary = job_summary(job, grades)
     assert (summary["done"], summary["total"], summary["finished"], summary["resume"]) == (2, 3, False, 2)
-    assert summary["seconds"] == 95 + 300 and summary["time"] == "6 min" and summary["text"] == "2 de 3 juzgados"
+    assert summary["seconds"] == 95 + 95 and summary["time"] == "3 min" and summary["text"] == "2 de 3 juzgados"
     grades[keys[2]] = {"grade": 3, "at": 10_000_000}
     summary = job_summary(job, grades)
-    assert summary["finished"] and summary["text"] == "Terminado: 3 de 3 juzgados" and summary["seconds"] == 695
+    assert summary["finished"] and summary["text"] == "Terminado: 3 de 3 juzgados" and summary["seconds"] == 95 + 300 + (95 + 300) / 2
 
 
 def test_a_pool_file_is_read_back_and_its_problems_named_by_line():
