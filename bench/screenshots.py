@@ -4,8 +4,8 @@
 
 Each picture is what a reader sees with the page's samples, in headless Chromium at 1280 × 900 (the
 phone's at 390 × 844): the hero and the navigation; the arithmetic under the ranking; the phone's strip of
-numbers over the sliders; «Tus datos» and «Tu corpus» with their samples evaluated, their readings' verdict
-first. Look at them after a change to the page's layout, and commit the ones that changed.
+numbers over the sliders; «Tus datos», its agreement section and «Tu corpus» with their samples, their readings'
+verdict first; the judging page's sample job, two pairs graded, on the desktop and the phone. Look at them after a change to the page's layout, and commit the ones that changed.
 """
 
 import functools
@@ -67,6 +67,9 @@ def shoot(browser, url: str) -> list[Path]:
     page.click('[data-action="sample"]')
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=120_000)
     page.locator(".panel-data").screenshot(path=save("data-panel.png"))
+    page.click('[data-action="judges-sample"]')
+    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=120_000)
+    page.locator("#te-fias").screenshot(path=save("agreement.png"))
     page.click('[data-action="corpus-sample"]')
     expect(page.locator("[data-corpus-status]")).to_have_text("Medición terminada.", timeout=300_000)
     page.locator(".panel-corpus").screenshot(path=save("corpus-panel.png"))
@@ -79,6 +82,22 @@ def shoot(browser, url: str) -> list[Path]:
     phone.wait_for_timeout(500)
     phone.screenshot(path=save("phone-strip.png"))
     phone.close()
+
+    for name, viewport, extra in (("judging.png", DESKTOP, {}),
+                                  ("judging-phone.png", PHONE, {"is_mobile": True, "has_touch": True})):
+        context = browser.new_context(viewport=viewport, **extra)  # storage of its own: no job kept
+        judging = context.new_page()
+        judging.goto(url + "juzgar/")
+        expect(judging.locator("html")).to_have_attribute("data-judge-ready", "true", timeout=90_000)
+        judging.click('[data-action="sample-job"]')
+        progress = judging.locator("[data-judging-progress]")
+        expect(progress).to_have_attribute("data-total", "20", timeout=60_000)
+        for done, key in enumerate("21", 1):
+            judging.keyboard.press(key)
+            expect(progress).to_have_attribute("data-done", str(done))
+        judging.wait_for_timeout(300)
+        judging.screenshot(path=save(name))
+        context.close()
     return written
 
 

@@ -254,22 +254,34 @@ def fold(word: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
 
 
-def query_words(query: str) -> set:
-    """The folded words (:data:`TOKEN`) of ``query``, but a lone letter (the «s» of «Biden's», «y», «a»), which
-    would mark every such letter of the text; a lone digit stays.
+FUNCTION_WORDS = frozenset("""
+a al and are as at be but by de del did do does el en es for from has have how in is it la las lo los
+of on or para pero por que se su sus that the their this to una uno unos unas was were what when where
+which who why will with y o u con como cual cuales cuando donde quien quienes sin sobre entre hay ser esta
+este esto estos estas fue son
+""".split())
+"""English and Spanish function words (articles, prepositions, conjunctions, question words, forms of «be»/«ser»),
+folded: a query's word among them marks nothing, since «and» or «de» would light up every line of a text."""
 
-    >>> sorted(query_words("What did Biden's plan say about 5 G?"))
-    ['5', 'about', 'biden', 'did', 'plan', 'say', 'what']
+
+def query_words(query: str) -> set:
+    """The folded words (:data:`TOKEN`) of ``query`` that say what it is about: not a lone letter (the «s» of
+    «Biden's»), which would mark every such letter of the text, nor a :data:`FUNCTION_WORDS` word; a lone
+    digit stays.
+
+    >>> sorted(query_words("What did Biden's plan say about 5 G and the border?"))
+    ['5', 'about', 'biden', 'border', 'plan', 'say']
     """
-    return {fold(word) for word in TOKEN.findall(query) if len(word) > 1 or word.isdigit()}
+    return {folded for word in TOKEN.findall(query)
+            if (len(word) > 1 or word.isdigit()) and (folded := fold(word)) not in FUNCTION_WORDS}
 
 
 def segments(text: str, marked: set) -> list:
     """``text`` cut into ``{"text", "mark"}`` segments, a whole word (``\\w+``) whose :func:`fold` is in ``marked``
     marked; the segments' texts join back into ``text``, unchanged.
 
-    >>> segments("¿Qué es RAG? Un fragmento.", query_words("que rag"))
-    [{'text': '¿', 'mark': False}, {'text': 'Qué', 'mark': True}, {'text': ' es ', 'mark': False}, {'text': 'RAG', 'mark': True}, {'text': '? Un fragmento.', 'mark': False}]
+    >>> segments("¿Qué es RAG? Un fragmento.", query_words("qué es rag"))
+    [{'text': '¿Qué es ', 'mark': False}, {'text': 'RAG', 'mark': True}, {'text': '? Un fragmento.', 'mark': False}]
     """
     found, start = [], 0
     folded = {}  # a text's words repeat: each is folded once

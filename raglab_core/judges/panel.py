@@ -28,6 +28,7 @@ import math
 
 from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
 from ..readings import reading
+from ..runs.cells import cell
 from ..runs.statistics import p_text
 from .agreement import notice_of
 
@@ -60,13 +61,13 @@ def band(kappa: float) -> str:
 
 
 def signed(value: float) -> str:
-    """A difference with its sign: ``+0,120``, ``-0,050``, ``0,000``.
+    """A difference with its sign, as «Tus datos» writes one (:func:`raglab_core.runs.cells.cell`): ``+0,120``,
+    ``−0,050`` (a minus sign), ``0,000``.
 
     >>> signed(0.12), signed(-0.05), signed(0.0)
-    ('+0,120', '-0,050', '0,000')
+    ('+0,120', '−0,050', '0,000')
     """
-    text = decimal(value)
-    return "+" + text if value > 0 and text.strip("0,") else text
+    return cell(value, signed=True)["text"]
 
 
 def _number(value, places=3) -> str:
@@ -143,7 +144,7 @@ def _figures(report, reference_rate, judge_rate, first, codes) -> list:
          "note": DASH if bias["mean"] is None else (
              f"Juez menos referencia, cada grado entre el máximo de su escala: {leaning}"
              + ("" if bias["limits"] is None else
-                f"; límites de acuerdo {decimal(bias['limits'][0])} a {decimal(bias['limits'][1])}") + ".")},
+                f"; límites de acuerdo {signed(bias['limits'][0])} a {signed(bias['limits'][1])}") + ".")},
     ]
     return figures
 

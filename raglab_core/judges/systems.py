@@ -11,7 +11,8 @@ measure, the runs' means under the reference and under the judge are compared as
   ``τ_AP = 2 / (N − 1) · Σ_{i=2..N} C(i) / (i − 1) − 1``, ``C(i)`` the runs above position ``i`` that the reference
   also puts above the run at ``i``. A swap near the top costs more than one near the bottom. **Ties** never count
   as a swap: runs the judge ties are listed in the reference's order, and a run the reference ties with the one at
-  ``i`` counts as correctly above it (the reference does not order them). ``None`` below two runs.
+  ``i`` counts as correctly above it (the reference does not order them). ``None`` below two runs, and, as τ-b,
+  when either side ties every run (a judge that ties them all would otherwise score 1, a perfect order).
 * **Spearman's ρ** (Spearman 1904): Pearson's correlation of the two sides' average ranks, as
   ``scipy.stats.spearmanr``. ``None`` when either side ties every run.
 * **flips**: each pair of runs the two sides order in opposite directions (a pair tied on a side is not
@@ -59,9 +60,10 @@ def kendall_tau_b(reference, judge):
 
 
 def tau_ap(reference, judge):
-    """τ_AP of the judge's order against the reference's (the truth); ties as the module says; ``None`` below 2."""
+    """τ_AP of the judge's order against the reference's (the truth); ties as the module says; ``None`` below 2
+    runs or when either side ties every run."""
     n = len(reference)
-    if n < 2:
+    if n < 2 or len(set(reference)) == 1 or len(set(judge)) == 1:
         return None
     order = sorted(range(n), key=lambda k: (-judge[k], -reference[k], k))
     total = 0.0

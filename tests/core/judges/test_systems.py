@@ -73,9 +73,11 @@ def test_tau_ap_known_values():
 
 
 def test_tau_ap_ties_are_never_swaps():
-    """Runs the judge ties are listed in the reference's order; runs the reference ties count as correct."""
-    assert systems.tau_ap([3, 2, 1], [1, 1, 1]) == 1.0
-    assert systems.tau_ap([1, 1, 1], [3, 2, 1]) == 1.0
+    """Runs the judge ties are listed in the reference's order; runs the reference ties count as correct; a side that
+    ties every run leaves τ_AP undefined, as τ-b (a judge tying them all would otherwise score a perfect 1)."""
+    assert systems.tau_ap([3, 2, 1], [1, 1, 1]) is None and systems.kendall_tau_b([3, 2, 1], [1, 1, 1]) is None
+    assert systems.tau_ap([1, 1, 1], [3, 2, 1]) is None
+    assert systems.tau_ap([3, 3, 1], [3, 2, 1]) == 1.0  # the reference ties the top two: no swap either way
     # the judge ties the top two and swaps the bottom: as [3, 1, 2] read with the tie broken the reference's way
     assert systems.tau_ap([3, 2, 1], [5, 5, 6]) == systems.tau_ap([3, 2, 1], [2, 1, 3])
 
