@@ -8,7 +8,9 @@
 // With DATA (a JSON file: {qrels, runs: [text, …], measures, judge?}), it then pastes those texts into «Tus
 // datos», fuses runs a and b (the page's defaults: RRF), and reads the lettered table, the readings, the
 // agreement's figures (with `judge`, a judge's qrels) and a query's detail, at 390 px wide too. With DATA's `corpus` ({sweep}), it measures «Tu corpus»'s sample with
-// that sweep and reads each configuration's row (its cells' data-value) and the plot's points.
+// that sweep and reads each configuration's row (its cells' data-value) and the plot's points. With DATA's
+// `judging`, it opens the judging page at 390 px, starts the sample job, grades two pairs by key, reloads, and
+// reads the progress and the pair shown (the grades kept in IndexedDB across the reload).
 import { readFile } from "node:fs/promises";
 import puppeteer from "puppeteer-core";
 
@@ -42,7 +44,8 @@ try {
   const request = dataPath ? JSON.parse(await readFile(dataPath, "utf8")) : null;
   const data = request ? await manyRuns(page, request) : null;
   const corpus = request && request.corpus ? await corpusSample(page, request.corpus) : null;
-  console.log(JSON.stringify({ before, after, data, corpus, problems }));
+  const judging = request && request.judging ? await judgeSample(page, new URL("juzgar/", url).href) : null;
+  console.log(JSON.stringify({ before, after, data, corpus, judging, problems }));
 } finally {
   await browser.close();
 }
@@ -115,4 +118,29 @@ async function corpusSample(page, corpus) {
     points: document.querySelectorAll('[data-corpus-output="plot"] g.point').length,
     pageWidth: document.documentElement.scrollWidth,
   }));
+}
+
+async function judgeSample(page, judgingUrl) {
+  await page.setViewport({ width: 390, height: 844 });
+  await page.goto(judgingUrl);
+  await page.waitForSelector("html[data-judge-ready=true]", { timeout: 90_000 });
+  await page.click('[data-action="sample-job"]');
+  const progress = () => page.$eval("[data-judging-progress]", (node) => [node.dataset.done, node.dataset.total]);
+  await page.waitForFunction(() => document.querySelector("[data-judging-progress]")?.dataset.total === "20", { timeout: 90_000 });
+  const pairs = [];
+  for (const [index, key] of ["2", "0"].entries()) {
+    pairs.push(await page.$eval("[data-judging]", (node) => [node.dataset.query, node.dataset.doc]));
+    await page.keyboard.press(key);
+    await page.waitForFunction((done) => document.querySelector("[data-judging-progress]").dataset.done === done,
+      { timeout: 10_000 }, String(index + 1));
+  }
+  const next = await page.$eval("[data-judging]", (node) => [node.dataset.query, node.dataset.doc]);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("[data-judging-progress]")?.dataset.done === "2", { timeout: 90_000 });
+  return {
+    pairs, next, progress: await progress(),
+    resumed: await page.$eval("[data-judging]", (node) => [node.dataset.query, node.dataset.doc]),
+    marks: await page.$$eval("[data-judging] mark", (marks) => marks.length),
+    pageWidth: await page.evaluate(() => document.documentElement.scrollWidth),
+  };
 }

@@ -1,5 +1,6 @@
-"""The lab in a second engine: Firefox ESR boots from the snapshot and computes what CPython computes; and
-«Tus datos» with four runs, a fused one among them, shows the CLI's lettered table (issue 37)."""
+"""The lab in a second engine: Firefox ESR boots from the snapshot and computes what CPython computes; «Tus datos»
+with four runs, a fused one among them, shows the CLI's lettered table (issue 37); and the judging page keeps its
+grades across a reload (issue 51)."""
 
 import json
 import subprocess
@@ -37,7 +38,8 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path)
     judge.write_text("".join(f"{q} 0 {d} {min(3, int(g) + (i % 3 == 0))}\n" for i, (q, _, d, g) in
                              enumerate(line.split() for line in files[0].read_text().splitlines())))
     data.write_text(json.dumps({"qrels": files[0].read_text(), "runs": [path.read_text() for path in files[1:]],
-                                "judge": judge.read_text(), "measures": "nDCG@10", "corpus": {"sweep": "256:32 512:64"}}))
+                                "judge": judge.read_text(), "measures": "nDCG@10", "corpus": {"sweep": "256:32 512:64"},
+                                "judging": True}))
     corpus = ROOT / "site_src" / "data" / "corpus"  # «Tu corpus» too (issue 39): the CLI's numbers, while Firefox runs
     chunks = subprocess.Popen([sys.executable, "-m", "raglab_core", "chunks", str(corpus / "state_of_the_union.md"), "-",
                                "--spans", str(corpus / "questions_df.csv"), "--sweep", "256:32 512:64", "--json"],
@@ -79,6 +81,11 @@ def test_firefox_boots_from_the_snapshot_and_matches_cpython(base_url, tmp_path)
         "pairs": labels["n"], "exact": labels["exact"], "kappa": labels["kappa"], "pabak": labels["binary"][0]["pabak"],
         "bias": labels["bias"]["mean"], **{name: labels[name] for name in ("kappa_linear", "kappa_quadratic",
                                                                           "alpha_ordinal", "alpha_interval")}}
+
+    # The judging page (issue 51) at 390 px: the sample job, two grades by key, a reload resumes at the next pair.
+    judged = shown["judging"]
+    assert judged["progress"] == ["2", "20"] and judged["resumed"] == judged["next"]
+    assert len({tuple(pair) for pair in judged["pairs"]}) == 2 and judged["pageWidth"] <= 390
 
     measured = json.loads(chunks.communicate(timeout=120)[0])
     shown = shown["corpus"]
