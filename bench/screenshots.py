@@ -95,6 +95,7 @@ def shoot(browser, url: str) -> list[Path]:
         for done, key in enumerate("21", 1):
             judging.keyboard.press(key)
             expect(progress).to_have_attribute("data-done", str(done))
+        judging.evaluate("() => document.querySelector('[data-judging]').scrollIntoView({block: 'start'})")
         judging.wait_for_timeout(300)
         judging.screenshot(path=save(name))
         context.close()
