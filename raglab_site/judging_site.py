@@ -5,7 +5,11 @@ configurations, with a BM25 run over each: the runs ``python -m raglab_core chun
 made here at build time by that same command. Each configuration's chunk ids get its name
 (``sotu-128#4``), so that the two runs, pooled, name different chunks apart; the corpus the page judges
 holds the chunks of both. A handful of queries and a small depth keep the whole path (pool, judge,
-export, evaluate) within a minute.
+export, evaluate, compare with a judge) within a minute.
+
+Its "model" (``juez-lexico.txt``) is no model: a synthetic judge that grades each pooled pair by the share of
+the query's words (:func:`raglab_core.judges.judging.query_words`) the chunk holds, ≥ ¾ → 3, ≥ ½ → 2, ≥ ¼ → 1,
+else 0; the page says so. It is there so that «Comparar con el juez» can be tried on the sample.
 """
 
 from __future__ import annotations
@@ -68,7 +72,25 @@ def sample_files(folder: Path) -> dict[str, bytes]:
             kept = [" ".join([f[0], f[1], rename(f[2]), *f[3:]]) for f in lines if f[0] in chosen]
             files[f"{BASE}run-bm25-{chunk}-{overlap}.txt"] = ("\n".join(kept) + "\n").encode()
     files[BASE + "corpus.jsonl"] = ("\n".join(corpus) + "\n").encode()
+    files[BASE + "juez-lexico.txt"] = lexical_judge(files, {qid: queries[qid] for qid in chosen}, corpus).encode()
     return files
+
+
+def lexical_judge(files: dict, queries: dict, corpus: list) -> str:
+    """The sample's synthetic judge (the module's docstring), as TREC qrels over the pool the sample job judges."""
+    from raglab_core.judges.judging import TOKEN, fold, query_words
+    from raglab_core.judges.pooling import pool
+    from raglab_core.runs.trec import parse_run
+
+    runs = [parse_run(text.decode(), path) for path, text in files.items() if "/run-" in path]
+    texts = {record["_id"]: record["text"] for record in map(json.loads, corpus)}
+    lines = []
+    for qid, doc in pool(runs, SAMPLE_DEPTH):
+        asked = query_words(queries[qid])
+        held = {fold(word) for word in TOKEN.findall(texts[doc])}
+        share = len(asked & held) / len(asked) if asked else 0.0
+        lines.append(f"{qid} 0 {doc} {sum(share >= bound for bound in (0.25, 0.5, 0.75))}\n")
+    return "".join(lines)
 
 
 def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> dict:
@@ -92,6 +114,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
             "queries": up(BASE + "consultas.tsv"),
             "corpus": up(BASE + "corpus.jsonl"),
             "runs": [up(path) for path in sample if "/run-" in path],
+            "judge": up(BASE + "juez-lexico.txt"),
             "depth": str(SAMPLE_DEPTH),
         },
         "lab": "../",

@@ -579,8 +579,10 @@
       showStatus(W.sample_loading);
       const fetched = async (url) => ({ name: url.split("/").pop(), text: await (await fetch(absolute(url))).text() });
       const sample = config.sample;
-      const [queries, corpus, ...runs] = await Promise.all([sample.queries, sample.corpus, ...sample.runs].map(fetched));
-      await make({ runs, pool: null, job: null, qrels: null, judge: null, queries, corpus: [corpus],
+      const [queries, corpus, judge, ...runs] = await Promise.all(
+        [sample.queries, sample.corpus, sample.judge, ...sample.runs].map(fetched)
+      );
+      await make({ runs, pool: null, job: null, qrels: null, judge, queries, corpus: [corpus],
                    depth: sample.depth, sample: "", seed: setting("seed").value, scale: setting("scale").value });
     })
   );

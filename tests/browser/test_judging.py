@@ -186,27 +186,22 @@ def test_the_sample_job_goes_on_into_tus_datos(page, base_url):
     expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25-128-16.txt", "run-bm25-256-32.txt"])
 
 
-def test_a_job_drawn_from_a_models_qrels_goes_on_into_the_agreement(page, base_url, tmp_path):
-    """«Comparar con el juez»: the lab opens at «¿Te fías de tus juicios?» with the grades typed as the reference
-    and the model's qrels as the judge, compared on exactly the judged pairs (the model's grades never shown)."""
-    (tmp_path / "queries.tsv").write_text("q1\tgatos\nq2\tperros\n", encoding="utf-8")
-    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"_id": f"d{i}", "text": f"texto {i}"}) + "\n"
-                                                   for i in range(6)), encoding="utf-8")
-    (tmp_path / "judge.txt").write_text("q1 0 d0 2\nq1 0 d1 0\nq1 0 d2 1\nq2 0 d3 3\nq2 0 d4 0\nq2 0 d5 1\n",
-                                        encoding="utf-8")
+def test_the_sample_job_with_its_synthetic_judge_goes_on_into_the_agreement(page, base_url):
+    """«Comparar con el juez» on the sample job: the lab opens at «¿Te fías de tus juicios?» with the grades typed as
+    the reference and the sample's synthetic judge as the judge, compared on exactly the judged pairs; the judge's
+    grades were never on the judging page."""
+    judge_text = page.request.get(base_url + "data/juzgar/juez-lexico.txt").text()
+    judge = {tuple(line.split()[::2]): int(line.split()[3]) for line in judge_text.splitlines()}
     open_page(page, base_url, fresh=True)
-    for slot, name in (("queries", "queries.tsv"), ("corpus", "corpus.jsonl"), ("judge-qrels", "judge.txt")):
-        page.locator(f'[data-file-for="{slot}"]').set_input_files(str(tmp_path / name))
-    page.locator('[data-action="start-judging"]').click()
-    expect(page.locator(PROGRESS)).to_have_attribute("data-total", "6", timeout=30_000)
+    page.locator('[data-action="sample-job"]').click()
+    expect(page.locator(PROGRESS)).to_have_attribute("data-total", "20", timeout=30_000)
     typed = []
     for key in "3102":
         press(page, key, typed)
-    assert "q1 0 d0 2" not in page.content() and "judge.txt" not in page.locator(JUDGING).text_content()
+    assert "juez-lexico" not in page.locator(JUDGING).text_content()
     page.locator('[data-action="compare-judge"]').click()
     page.wait_for_url(base_url + "#te-fias")
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=90_000)
-    judge = {line.split()[2]: int(line.split()[3]) for line in (tmp_path / "judge.txt").read_text().splitlines()}
-    agree = sum(judge[doc] == grade for _, doc, grade in typed)
+    agree = sum(judge[(query, doc)] == grade for query, doc, grade in typed)
     expect(page.locator('[data-agreement="pairs"]')).to_have_attribute("data-value", "4")
     assert float(page.locator('[data-agreement="exact"]').get_attribute("data-value")) == pytest.approx(agree / 4)
