@@ -189,8 +189,10 @@ def main():
         labels = results["core, agreement_report alone"]["labels"]
         found = results["reference stack"]
         for key in ("kappa", "kappa_linear", "kappa_quadratic", "alpha_ordinal", "alpha_interval"):
-            assert abs(labels[key] - found[key]) < 1e-9, (key, labels[key], found[key])
-        assert results["CLI, agree --json (fresh process)"]["labels"] == labels
+            if abs(labels[key] - found[key]) >= 1e-9:  # a benchmark of different answers means nothing
+                raise SystemExit(f"{key}: ours {labels[key]}, the reference stack's {found[key]}")
+        if results["CLI, agree --json (fresh process)"]["labels"] != labels:
+            raise SystemExit("the CLI's labels differ from the core call's")
         stack = statistics.median(times["reference stack"])
         print(f"\n| contender | median of {args.rounds} | min | ÷ reference stack |\n|---|---:|---:|---:|")
         for name, measured in times.items():

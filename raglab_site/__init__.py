@@ -1,10 +1,12 @@
 """The site generator's parts, beside build.py (which reads as the pipeline only), one line each.
 
 Sources to pages:
+- ``sources``: reading config.yaml, the pages' front matter and Markdown, text files; errors name file and line.
 - ``markdown_math``: Markdown with LaTeX formulas rendered to MathML at build time.
 - ``templates``: the strict Jinja2 environment; its errors name the template's file and line.
 - ``views``: the build-time view table: Python's view of every state the ranking's sliders reach.
 - ``corpus_site``: the «Tu corpus» panel's part: its sample's files and its entry in the page's configuration.
+- ``judging_site``: the judging page's part (``dist/juzgar/``): its sample job's files and its configuration.
 - ``export``: ``build.py export DIR``, the lab as a page of a Material for MkDocs or Zensical site.
 
 The browser runtime:
