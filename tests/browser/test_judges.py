@@ -68,9 +68,12 @@ def test_without_runs_the_labels_are_agree_json_warned_first_and_fit_a_phone(lab
     expect(page.locator('[data-output="agreement-warnings"] li')).to_have_count(len(codes))
     assert page.locator('[data-output="agreement-warnings"] li').evaluate_all(
         "items => items.map(item => item.dataset.code)") == codes
-    warned = settled_box(page.locator("[data-agreement-warnings]"))
-    verdict = settled_box(page.locator('[data-agreement-output="reading"] .reading-verdict'))
-    assert warned["y"] + warned["height"] <= verdict["y"]
+    settled_box(page.locator("[data-agreement-warnings]"))  # laid out (the panel is skipped until it nears)
+    # both read in one frame: two boxes each read after its own scroll are in different coordinates
+    warned_bottom, verdict_top = page.evaluate("""() => [
+      document.querySelector("[data-agreement-warnings]").getBoundingClientRect().bottom,
+      document.querySelector('[data-agreement-output="reading"] .reading-verdict').getBoundingClientRect().top]""")
+    assert 0 < warned_bottom <= verdict_top
     expect(page.locator("[data-agreement-systems]")).to_be_hidden()
     expect(page.locator("[data-data-result]")).to_be_hidden()  # no run: no evaluation to show
     with page.expect_download() as download:

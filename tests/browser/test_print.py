@@ -1,7 +1,6 @@
 """Print gives a usable report (lab.css, «print»): dark text on white in either colour scheme, panels that
 run on across pages, tables printed whole, and no control but the values it chose."""
 
-import pytest
 from playwright.sync_api import expect
 
 from ..support.lab_page import evaluated
@@ -82,50 +81,51 @@ KEPT_WHOLE = """() => Array.from(document.querySelectorAll("body *"), (node) => 
 }).filter(Boolean)"""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_print_is_a_report_in_either_scheme(lab, scheme):
+def test_print_is_a_report_in_either_scheme(lab):
+    """The sample evaluated once; then print emulated in the light scheme and in the dark one."""
     page = lab.page
     page.click('[data-action="sample"]')
     evaluated(page)
     page.set_viewport_size({"width": PAGE_WIDTH, "height": 900})
-    page.emulate_media(media="print", color_scheme=scheme)
+    for scheme in ("light", "dark"):
+        page.emulate_media(media="print", color_scheme=scheme)
 
-    # Dark text on white: body text, paragraphs, hints, tables, the plots' labels.
-    texts = ["body", ".panel-intro", ".hint", ".reading", ".means td", ".per-query td", ".per-query th",
-             ".chart-y-label", ".chart-ticks li", ".corpus-plot text"]
-    for selector, (text, background) in page.evaluate(COLOURS, texts).items():
-        assert text < 0.2 and background > 0.9, (selector, text, background)
+        # Dark text on white: body text, paragraphs, hints, tables, the plots' labels.
+        texts = ["body", ".panel-intro", ".hint", ".reading", ".means td", ".per-query td", ".per-query th",
+                 ".chart-y-label", ".chart-ticks li", ".corpus-plot text"]
+        for selector, (text, background) in page.evaluate(COLOURS, texts).items():
+            assert text < 0.2 and background > 0.9, (scheme, selector, text, background)
 
-    # The per-query table prints whole: 40 queries and 19 columns, each cell laid out, within the page's
-    # width, cut off by no scroll box, its number on one line.
-    table = page.evaluate(PER_QUERY)
-    assert len(table["cells"]) == 41 and {len(row) for row in table["cells"]} == {19}
-    for row in table["cells"]:
-        for cell in row:
-            assert cell["width"] > 0 and cell["height"] > 0 and cell["clipped"] == []
-            assert cell["right"] <= table["width"] + 0.5
-    assert {cell["lines"] for row in table["cells"] for cell in row if cell["number"]} == {1}
+        # The per-query table prints whole: 40 queries and 19 columns, each cell laid out, within the page's
+        # width, cut off by no scroll box, its number on one line.
+        table = page.evaluate(PER_QUERY)
+        assert len(table["cells"]) == 41 and {len(row) for row in table["cells"]} == {19}
+        for row in table["cells"]:
+            for cell in row:
+                assert cell["width"] > 0 and cell["height"] > 0 and cell["clipped"] == []
+                assert cell["right"] <= table["width"] + 0.5
+        assert {cell["lines"] for row in table["cells"] for cell in row if cell["number"]} == {1}
 
-    # The readings' «Cómo leer esto» print open: the caveats are part of the report.
-    caveats = page.locator(".reading details.reading-more > :not(summary)")
-    assert caveats.count() >= 2
-    assert all(box["height"] > 0 for box in caveats.evaluate_all("nodes => nodes.map(n => n.getBoundingClientRect())"))
+        # The readings' «Cómo leer esto» print open: the caveats are part of the report.
+        caveats = page.locator(".reading details.reading-more > :not(summary)")
+        assert caveats.count() >= 2
+        assert all(box["height"] > 0 for box in caveats.evaluate_all("nodes => nodes.map(n => n.getBoundingClientRect())"))
 
-    # No control prints (the per-query table's sort buttons and query names are its headers)...
-    for html, hidden, in_header in page.evaluate(CONTROLS):
-        assert hidden != in_header, html
-    # ...but what the sliders chose does.
-    for name in ("k", "umbral", "rerank"):
-        echo = page.locator(f'[data-echo="{name}"]')
-        expect(echo).to_have_text(page.locator(f'[name="{name}"]').input_value())
-        assert echo.bounding_box()["height"] > 0
+        # No control prints (the per-query table's sort buttons and query names are its headers)...
+        for html, hidden, in_header in page.evaluate(CONTROLS):
+            assert hidden != in_header, html
+        # ...but what the sliders chose does.
+        for name in ("k", "umbral", "rerank"):
+            echo = page.locator(f'[data-echo="{name}"]')
+            expect(echo).to_have_text(page.locator(f'[name="{name}"]').input_value())
+            assert echo.bounding_box()["height"] > 0
 
-    # Every block is laid out (content-visibility: auto is the screen's), and panels run on across pages;
-    # only blocks shorter than a page are kept whole.
-    skipped = page.locator(".panel, .method, .unretrieved, .breakdown-wrap, .conventions-wrap").evaluate_all(
-        "blocks => blocks.map(b => getComputedStyle(b).contentVisibility)")
-    assert set(skipped) == {"visible"}
-    for block, height in page.evaluate(KEPT_WHOLE):
-        assert height < PAGE_HEIGHT, block
-    heights = page.locator(".panel").evaluate_all("panels => panels.map(p => p.getBoundingClientRect().height)")
-    assert max(heights) > PAGE_HEIGHT  # the check above met a panel taller than a page
+        # Every block is laid out (content-visibility: auto is the screen's), and panels run on across pages;
+        # only blocks shorter than a page are kept whole.
+        skipped = page.locator(".panel, .method, .unretrieved, .breakdown-wrap, .conventions-wrap").evaluate_all(
+            "blocks => blocks.map(b => getComputedStyle(b).contentVisibility)")
+        assert set(skipped) == {"visible"}
+        for block, height in page.evaluate(KEPT_WHOLE):
+            assert height < PAGE_HEIGHT, block
+        heights = page.locator(".panel").evaluate_all("panels => panels.map(p => p.getBoundingClientRect().height)")
+        assert max(heights) > PAGE_HEIGHT  # the check above met a panel taller than a page

@@ -27,6 +27,8 @@ SCIENTIFIC_MODULES = frozenset({
     "tests/core/lab/test_conventions.py", "tests/core/runs/test_evaluation.py", "tests/core/kernel/test_reference.py",
     "tests/core/runs/test_fusion.py", "tests/core/runs/test_fuse_cli.py", "tests/core/runs/test_holm.py",
     "tests/core/runs/test_many_runs.py", "tests/core/corpus/test_corpus_sweep.py",
+    # the judges' judges: scikit-learn, krippendorff, irrCAC (pandas), scipy
+    "tests/core/judges/test_labels.py", "tests/core/judges/test_systems.py", "tests/core/judges/test_agree_cli.py",
 })
 
 # The longest modules (measured), handed out first so that no lane ends long after the other.
@@ -37,7 +39,8 @@ LONGEST_FIRST = [
     "tests/browser/test_firefox.py", "tests/browser/test_faults.py", "tests/browser/test_docsite.py",
     "tests/browser/test_lab.py",
     "tests/browser/test_data_panel.py", "tests/browser/test_learner.py", "tests/browser/test_robustness.py",
-    "tests/browser/test_hosts.py",
+    "tests/browser/test_judging.py", "tests/browser/test_hosts.py", "tests/browser/test_fit.py",
+    "tests/browser/test_judges.py",
 ]
 BUILT = " (built)"  # the scope of a module's tests that need the build, where the module has others
 
