@@ -120,25 +120,6 @@ def test_axe_finds_no_violations(page, base_url, scheme, width, query):
     assert checked >= 20
 
 
-def test_axe_finds_no_violations_with_both_panels_results_shown(page, base_url):
-    """«Tu corpus» and «Tus datos» with the samples' results, at 1280 and 390 px: every rule axe runs by
-    default, best practices too (content outside any landmark was reported there: the method section)."""
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(base_url)
-    expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
-    page.fill('[data-setting="sweep"]', "128:0 256:32")
-    page.click('[data-action="corpus-sample"]')
-    page.click('[data-action="sample"]')
-    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=60_000)
-    expect(page.locator("[data-corpus-status]")).to_have_text("Medición terminada.", timeout=120_000)
-    expect(page.locator("[data-corpus-output=\"rows\"] tr")).to_have_count(2)
-    for width, height in ((1280, 900), (390, 844)):
-        page.set_viewport_size({"width": width, "height": height})
-        results = Axe().run(page).response
-        assert results["violations"] == [], (width, [(v["id"], [n["target"] for n in v["nodes"]]) for v in results["violations"]])
-        assert len(results["passes"]) >= 30
-
-
 def test_every_control_has_a_visible_label_and_a_description(page, base_url):
     page.route("**/assets/worker.*.js", lambda route: route.abort())  # Python is not needed here
     page.goto(base_url)
