@@ -1,9 +1,9 @@
 """The exported lab inside each documentation theme, light and dark: docs/docsite-*.png.
 
-    .venv/bin/python bench/docsite_screenshots.py [--dist dist] [--out docs]
+    .venv/bin/python bench/docsite_screenshots.py [--out docs]
 
-Builds tests/browser/test_docsite.py's three-page site around the export of ``--dist`` (built
-first if missing) with Material for MkDocs and with Zensical, serves both with nginx, and takes a
+Builds tests/browser/test_docsite.py's three-page site around what ``build.py export`` writes (the site
+made with config.yaml's ``export`` settings) with Material for MkDocs and with Zensical, serves both with nginx, and takes a
 1280 px screenshot of the lab's page in each, in the theme's light scheme and after its palette
 toggle. Prints the lab's height in each theme (what export.DEFAULT_HEIGHT was chosen from).
 """
@@ -19,7 +19,6 @@ from harness import CHROMIUM_ARGS, ROOT, find_chromium
 
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
-from raglab_site.assets import read_static  # noqa: E402
 from tests.browser.test_docsite import build_sites, copy_project, make_project, start_nginx  # noqa: E402
 from tests.support.servers import free_port  # noqa: E402
 
@@ -28,18 +27,17 @@ VIEWPORT = {"width": 1280, "height": 1000}
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dist", type=Path, default=ROOT / "dist")
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
     args = parser.parse_args()
-    if not (args.dist / "index.html").is_file():
-        build.build(args.dist)
     from playwright.sync_api import expect, sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="raglab-docsite-") as folder:
         tmp = Path(folder)
         ports = {"mkdocs": free_port(), "zensical": free_port()}
         urls = {name: f"http://127.0.0.1:{port}/" for name, port in ports.items()}
-        mkdocs = make_project(tmp / "mkdocs", read_static(args.dist), urls["mkdocs"])
+        # what `build.py export` writes: the site made with config.yaml's `export` settings (eyebrow, related pages)
+        site = build.make_site(export=True)
+        mkdocs = make_project(tmp / "mkdocs", site, urls["mkdocs"])
         projects = {"mkdocs": mkdocs, "zensical": copy_project(mkdocs, tmp / "zensical", urls["zensical"])}
         nginx = start_nginx(build_sites(projects), ports, tmp)
         try:

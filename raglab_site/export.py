@@ -35,10 +35,10 @@ from .assets import write_atomically
 # What the host's page hides: the original page's own front matter, so the lab gets the width.
 HIDE = ["navigation", "toc", "footer"]
 # The frame's height before the lab sets it (frame.js), and where it cannot (its scripts blocked):
-# the lab's height in Material's and in Zensical's content column in a 1280 px window, 14,159 px in
+# the lab's height in Material's and in Zensical's content column in a 1280 px window, 14,612 px in
 # both (bench/docsite_screenshots.py prints it), rounded up. Too short, the frame would scroll; too
 # tall, the page would end in blank space.
-DEFAULT_HEIGHT = 14200
+DEFAULT_HEIGHT = 14650
 # Python-Markdown's and so MkDocs' and Zensical's page suffixes: such a file inside app/ would be
 # rendered as a page of the site instead of being served as it is.
 PAGE_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
