@@ -33,26 +33,29 @@ serve: $(PYDEPS) $(NODEDEPS)
 # The tests drive Chromium and Firefox and serve dist/ with nginx and Caddy (tests/support/system.py finds
 # them). As root on Debian/Ubuntu, the missing ones are installed with apt-get; otherwise make stops
 # and says how to get them.
-system: $(PYDEPS)
-	@missing="$$($(PY) tests/support/system.py --apt)"; \
+system:
+	@missing="$$($(PYTHON) tests/support/system.py --apt)"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "Installing with apt-get: $$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    $(PY) tests/support/system.py; \
+	    $(PYTHON) tests/support/system.py; \
 	  fi; \
 	fi
 
 # The tests build dist/ themselves, in a temporary directory, while the CPython tests run
 # (tests/conftest.py); the tests that need it, the browser's among them, come last. Two lanes
 # (tests/support/lanes.py): whole modules to whichever worker is free, the CPython ones first.
-# Their build finds the build cache (~/.cache/raglab) warm: it is warmed while the system packages
-# install, since on a new machine apt waits on the network and the disk, and the first build's brotli
-# copies and snapshot take about a minute of CPU that the tests would otherwise share with their lanes.
-test: $(PYDEPS) $(NODEDEPS)
-	@$(PY) build.py --out .cache/warm-dist >/dev/null 2>&1 & warm=$$!; \
-	$(MAKE) --no-print-directory system || { kill $$warm; exit 1; }; \
+# On a new machine apt waits on the network and the disk: the system packages install (system.py
+# needs only the standard library) while .venv and node_modules install side by side, and then while
+# the build cache (~/.cache/raglab) is warmed, so that the tests' build finds it warm (the first
+# build's brotli copies and snapshot take about a minute of CPU the lanes would otherwise share).
+test:
+	@$(MAKE) --no-print-directory system & apt=$$!; \
+	$(MAKE) --no-print-directory -j2 $(PYDEPS) $(NODEDEPS) || { wait $$apt; exit 1; }; \
+	$(PY) build.py --out .cache/warm-dist >/dev/null 2>&1 & warm=$$!; \
+	wait $$apt || { kill $$warm; exit 1; }; \
 	wait $$warm; $(PY) -m pytest -n 2
 
 bench: build
