@@ -174,22 +174,8 @@ def test_axe_finds_no_violations_on_the_judging_page(page, base_url):
         assert violations == [], (width, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in violations])
 
 
-def test_the_sample_job_goes_on_into_tus_datos(page, base_url):
-    """Pool, judge, then «Evaluar en Tus datos»: the lab opens with these qrels and the sample's two runs, evaluated."""
-    open_page(page, base_url, fresh=True)
-    page.locator('[data-action="sample-job"]').click()
-    expect(page.locator(PROGRESS)).to_have_attribute("data-total", "20", timeout=30_000)
-    typed = []
-    for key in "3102":
-        press(page, key, typed)
-    page.locator('[data-action="evaluate-in-lab"]').click()
-    page.wait_for_url(base_url + "#tus-datos")
-    expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=90_000)
-    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25-128-16.txt", "run-bm25-256-32.txt"])
-
-
-def test_the_sample_job_with_its_synthetic_judge_goes_on_into_the_agreement(page, base_url):
-    """«Comparar con el juez» on the sample job: the lab opens at «¿Te fías de tus juicios?» with the grades typed as
+def test_the_sample_job_goes_on_into_tus_datos_and_the_agreement(page, base_url):
+    """Pool, judge, then «Comparar con el juez» on the sample job: the lab opens at «¿Te fías de tus juicios?» with the grades typed as
     the reference and the sample's synthetic judge as the judge, compared on exactly the judged pairs; the judge's
     grades were never on the judging page."""
     judge_text = page.request.get(base_url + "data/juzgar/juez-lexico.txt").text()
@@ -205,5 +191,7 @@ def test_the_sample_job_with_its_synthetic_judge_goes_on_into_the_agreement(page
     page.wait_for_url(base_url + "#te-fias")
     expect(page.locator("[data-data-status]")).to_have_text("Evaluación terminada.", timeout=90_000)
     agree = sum(judge[(query, doc)] == grade for query, doc, grade in typed)
+    # the lab evaluates the sample's two runs with these qrels too (as «Evaluar en Tus datos» does, without a judge)
+    expect(page.locator('[data-panel-output="means"] th')).to_have_text(["run-bm25-128-16.txt", "run-bm25-256-32.txt"])
     expect(page.locator('[data-agreement="pairs"]')).to_have_attribute("data-value", "4")
     assert float(page.locator('[data-agreement="exact"]').get_attribute("data-value")) == pytest.approx(agree / 4)
