@@ -46,7 +46,13 @@ def in_view_under_the_nav(box):
     return box["top"] >= box["nav"] - 1 and box["bottom"] <= box["height"]
 
 
+def no_python(page):
+    """Layout and links only: Python is not started (its boot would only cost the lane CPU)."""
+    page.route("**/assets/worker.*.js", lambda route: route.abort())
+
+
 def test_the_hero_names_the_four_panels_and_the_four_measures(page, base_url):
+    no_python(page)
     page.goto(base_url)
     lead = page.locator(".hero .lead").inner_text()
     for name in ("Evaluación del ranking", "Huella del chunking", "Tu corpus", "Tus datos"):
@@ -62,6 +68,7 @@ def test_the_hero_names_the_four_panels_and_the_four_measures(page, base_url):
 
 @pytest.mark.parametrize("width", VIEWPORTS)
 def test_each_link_lands_on_its_panel_from_the_top_and_the_navigation_stays(page, base_url, width):
+    no_python(page)
     page.set_viewport_size(VIEWPORTS[width])
     page.goto(base_url)
     nav = page.locator(".page-nav")
