@@ -30,6 +30,17 @@ def cli_json():
     yield lambda: process.communicate(timeout=120)[0]
 
 
+# «Cancelar» pressed as soon as the status line says the queries are being run (once).
+CANCEL_WHILE_QUERYING = """() => { window.__cancelled = false;
+  const status = document.querySelector('[data-corpus-status]');
+  new MutationObserver(() => {
+    if (!window.__cancelled && status.textContent.startsWith('Consultas ')) {
+      window.__cancelled = true;
+      document.querySelector('[data-action="corpus-cancel"]').click();
+    }
+  }).observe(status, {childList: true, characterData: true, subtree: true}); }"""
+
+
 def measured(page):
     expect(page.locator("[data-corpus-status]")).to_have_text("Medición terminada.", timeout=120_000)
 
@@ -137,14 +148,7 @@ def test_cancel_and_the_chunking_panels_link_and_a_bad_file(lab):
     expect(page.locator("[data-corpus-status]")).to_have_text(
         f"Añadida la configuración {chunk}:{overlap} del panel de chunking, como línea base: cada configuración se "
         "compara con ella (cámbiala en «Línea base»).")
-    page.evaluate("""() => { window.__cancelled = false;
-      const status = document.querySelector('[data-corpus-status]');
-      new MutationObserver(() => {
-        if (!window.__cancelled && status.textContent.startsWith('Consultas ')) {
-          window.__cancelled = true;
-          document.querySelector('[data-action="corpus-cancel"]').click();
-        }
-      }).observe(status, {childList: true, characterData: true, subtree: true}); }""")
+    page.evaluate(CANCEL_WHILE_QUERYING)
     page.click('[data-action="corpus-sample"]')
     expect(page.locator("[data-corpus-status]")).to_have_text("Medición cancelada.", timeout=120_000)
     expect(page.locator('[data-action="corpus-cancel"]')).to_be_hidden()
@@ -192,14 +196,7 @@ def test_cancel_keeps_the_previous_results_marked_as_previous(lab):
     expect(rows).to_have_count(1)
     plot = page.locator('[data-corpus-output="plot"]').inner_html()
     page.fill('[data-setting="sweep"]', "128:0 512:64")
-    page.evaluate("""() => { window.__cancelled = false;
-      const status = document.querySelector('[data-corpus-status]');
-      new MutationObserver(() => {
-        if (!window.__cancelled && status.textContent.startsWith('Consultas ')) {
-          window.__cancelled = true;
-          document.querySelector('[data-action="corpus-cancel"]').click();
-        }
-      }).observe(status, {childList: true, characterData: true, subtree: true}); }""")
+    page.evaluate(CANCEL_WHILE_QUERYING)
     page.click('[data-action="corpus-run"]')
     status = page.locator("[data-corpus-status]")
     expect(status).to_have_text("Medición cancelada: siguen los resultados anteriores.", timeout=120_000)
