@@ -144,6 +144,36 @@ def pytest_unconfigure(config):
         shutil.rmtree(ahead.folder, ignore_errors=True)
 
 
+def system_installed(status_file: str | None, timeout: float = 900.0) -> None:
+    """Wait for `make test`'s install of the system programs (Chromium, Firefox, nginx, Caddy), which runs beside
+    the CPython tests: ``status_file`` (``$RAGLAB_SYSTEM_STATUS``) holds its exit status once it has ended. No file
+    named: nothing to wait for (the programs are found or explained where they are used)."""
+    if not status_file:
+        return
+    path = pathlib.Path(status_file)
+    deadline = time.monotonic() + timeout
+    while not (path.exists() and path.read_text().strip()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the system programs' install did not end in {timeout:.0f} s ({path})")
+        time.sleep(0.2)
+    if path.read_text().strip() != "0":
+        raise RuntimeError("the system programs' install failed (exit status "
+                           f"{path.read_text().strip()}): see make test's output above, or tests/support/system.py")
+
+
+def needs_the_system(item) -> bool:
+    """Whether a test drives a browser or a real host (tests/browser/)."""
+    return item.nodeid.startswith("tests/browser/")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A browser test waits for the system programs' install, when `make test` runs it beside the tests: before
+    any of its fixtures (a module's browser among them) is set up."""
+    if needs_the_system(item):
+        system_installed(os.environ.get("RAGLAB_SYSTEM_STATUS"))
+
+
 @pytest.fixture(autouse=True)
 def _built_first(request):
     """A test that builds waits for the build ahead: its own build then finds the build cache warm."""
