@@ -36,6 +36,7 @@ from raglab_site.markdown_math import mathml
 from raglab_site.runtime import RUNTIME_MODULE, WASM, build_wheel, read_pyodide, runtime_assets
 from raglab_site.sources import placeholder_urls, read_config, read_page, read_text  # noqa: F401 (tests call them here)
 from raglab_site.snapshot import snapshot_assets
+from raglab_site.stylesheets import page_styles
 from raglab_site.templates import (
     MissingAsset, check_no_html_entities, render, template_environment, unclosed_css_block, without_indentation,
 )
@@ -72,11 +73,12 @@ def read_scenario(path: Path) -> dict:
 INLINE_FORBIDDEN = {".js": re.compile(r"</script|<!--", re.IGNORECASE), ".css": re.compile(r"</style|<!--", re.IGNORECASE)}
 
 
-def read_inline(directory: Path) -> dict[str, str]:
-    """The files the page carries inline (site_src/inline/), each allowed by the SHA-256 of its text
+def read_inline(directory: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The files the pages carry inline (site_src/inline/), each allowed by the SHA-256 of its text
     in the CSP: the scripts (boot.js, frame.js), which run while the HTML is still being parsed, before
-    any request, and the stylesheet (lab.css), which the first layout then needs no request for."""
-    inline = {}
+    any request, minified one by one; and each page's stylesheet (raglab_site/stylesheets.py), which the
+    first layout then needs no request for. Returns (scripts by name, stylesheets by page)."""
+    scripts, sheets = {}, {}
     for name, data in read_static(directory).items():
         text = data.decode("utf-8")
         suffix = Path(name).suffix
@@ -85,18 +87,23 @@ def read_inline(directory: Path) -> dict[str, str]:
         if INLINE_FORBIDDEN[suffix].search(text):
             end = "</script" if suffix == ".js" else "</style"
             raise BuildError(directory / name, f"an inline file cannot contain '{end}' or '<!--'")
-        if suffix == ".css" and (line := unclosed_css_block(text)) is not None:
-            raise BuildError(directory / name, "a block opened here is never closed (or a '}' closes nothing)", line)
-        inline[name] = minified(directory / name, data).decode("utf-8")
-    return inline
+        if suffix == ".css":
+            if (line := unclosed_css_block(text)) is not None:
+                raise BuildError(directory / name, "a block opened here is never closed (or a '}' closes nothing)", line)
+            sheets[name] = text
+        else:
+            scripts[name] = minified(directory / name, data).decode("utf-8")
+    return scripts, page_styles(sheets, directory)
 
 
 def page_context(page, config, scenario, view, assets, lab_config, inline) -> dict:
-    """The one place that defines what templates may use."""
+    """The one place that defines what templates may use (``inline``: read_inline's scripts and styles)."""
+    scripts, styles = inline
+
     def inline_file(name: str) -> Markup:
-        if name not in inline:
+        if name not in scripts:
             raise MissingAsset(name)
-        return Markup(inline[name])  # checked by read_inline; hashed into the CSP
+        return Markup(scripts[name])  # checked by read_inline; hashed into the CSP
 
     def asset(name: str) -> str:
         if name not in assets:
@@ -106,8 +113,8 @@ def page_context(page, config, scenario, view, assets, lab_config, inline) -> di
     def integrity(name: str) -> str:
         return assets[name]["integrity"]
 
-    policy = site_headers.csp([text for name, text in inline.items() if name.endswith(".js")],
-                              [text for name, text in inline.items() if name.endswith(".css")])
+    # One policy for the site (the <meta> of both pages and the _headers' header): every inline text of either page.
+    policy = site_headers.csp(list(scripts.values()), [styles[name] for name in sorted(styles)])
     return {
         "page": page,
         "config": config,
@@ -117,6 +124,7 @@ def page_context(page, config, scenario, view, assets, lab_config, inline) -> di
         "header_rules": site_headers.site_rules(policy),
         "asset": asset,
         "inline": inline_file,
+        "style": Markup(styles["lab"]),  # the page's one <style> (raglab_site/stylesheets.py)
         "integrity": integrity,
         "lab_config": lab_config,
         "ranking_size": len(scenario["documents"]),
@@ -194,19 +202,21 @@ def make_site(export: bool = False) -> dict[str, bytes]:
     lab_config["serviceWorker"] = bool(config.get("service_worker", True))
     lab_config.update(words.page_texts(lab_config["runtimeBytes"]))  # every sentence the scripts show
     env = template_environment(SRC / "templates")
-    context = page_context(page, config, scenario, view, assets, lab_config, read_inline(SRC / "inline"))
+    inline = read_inline(SRC / "inline")
+    context = page_context(page, config, scenario, view, assets, lab_config, inline)
     files["index.html"] = without_indentation(render(env, "page.html.j2", context)).encode("utf-8")
     files["_headers"] = render(env, "_headers.j2", context).encode("utf-8")
-    files["juzgar/index.html"] = render_judging_page(env, config, assets, files, lab_config, context)
+    files["juzgar/index.html"] = render_judging_page(env, config, assets, files, lab_config, context, inline[1]["juzgar"])
     add_precompressed(files)
     files["sw.js"] = render_service_worker(env, files, lab_config["serviceWorker"], snapshot_entry["keptCache"])
     check_no_html_entities(files, SRC / "templates")
     return files
 
 
-def render_judging_page(env, config, assets, files, lab_config, lab_context) -> bytes:
+def render_judging_page(env, config, assets, files, lab_config, lab_context, style: str) -> bytes:
     """dist/juzgar/index.html, the judging page (DESIGN §4.13), from site_src/content/juzgar.md: one folder
-    down, so its URLs start with ../; the lab's policy and inline stylesheet (no inline script of its own).
+    down, so its URLs start with ../; the lab's policy, its own inline stylesheet (the base and print sheets) and
+    no inline script.
     Its sample job's files are added to ``files``."""
     from raglab_core.judges.page_texts import page_words
 
@@ -219,7 +229,7 @@ def render_judging_page(env, config, assets, files, lab_config, lab_context) -> 
         return "../" + assets[name]["url"]
 
     context = {"page": page, "config": config, "csp": lab_context["csp"], "asset": asset,
-               "integrity": lab_context["integrity"], "inline": lab_context["inline"],
+               "integrity": lab_context["integrity"], "style": Markup(style),
                "judge_config": judge_config(lab_config, assets, files, page_words())}
     return without_indentation(render(env, "juzgar.html.j2", context)).encode("utf-8")
 

@@ -4,6 +4,7 @@ Sources to pages:
 - ``sources``: reading config.yaml, the pages' front matter and Markdown, text files; errors name file and line.
 - ``markdown_math``: Markdown with LaTeX formulas rendered to MathML at build time.
 - ``templates``: the strict Jinja2 environment; its errors name the template's file and line.
+- ``stylesheets``: each page's one inline stylesheet, site_src/inline/'s sheets joined in cascade order.
 - ``views``: the build-time view table: Python's view of every state the ranking's sliders reach.
 - ``corpus_site``: the «Tu corpus» panel's part: its sample's files and its entry in the page's configuration.
 - ``judging_site``: the judging page's part (``dist/juzgar/``): its sample job's files and its configuration.
@@ -17,7 +18,7 @@ The browser runtime:
 Files and hosts:
 - ``assets``: content-hashed names, integrity digests, the atomic write of dist/; the page configuration's
   entries for the worker's and the panels' scripts, which no template names (``script_entries``).
-- ``minify``: the page's scripts and stylesheet minified by esbuild, nothing renamed.
+- ``minify``: the pages' scripts and stylesheets minified by esbuild, nothing renamed.
 - ``compression``: the precompressed ``.br``/``.gz`` copies beside each compressible file.
 - ``headers``: the response headers every host should send, written to ``dist/_headers``.
 - ``cache``: the build cache shared by every clone: slow, deterministic results kept by content hash.

@@ -143,14 +143,17 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
         assert 'integrity="sha384-' in tag, tag
     for url, integrity in lazy.items():
         assert integrity.startswith("sha384-") and integrity == subresource_integrity((dist / url).read_bytes()), url
-    # The inline scripts (boot.js, frame.js) and the one inline stylesheet (lab.css) are allowed by
-    # the SHA-256 of their exact text, in the CSP's script-src and style-src.
+    # The inline scripts (boot.js, frame.js) and each page's one inline stylesheet (raglab_site/stylesheets.py)
+    # are allowed by the SHA-256 of their exact text, in the CSP's script-src and style-src.
     import base64
     import hashlib
 
     sheets = re.findall(r"<style>(.*?)</style>", html, re.DOTALL)
+    judging = re.findall(r"<style>(.*?)</style>", (dist / "juzgar" / "index.html").read_text("utf-8"), re.DOTALL)
     assert len(sheets) == 1 and ".file-note" in sheets[0] and "<link rel=\"stylesheet\"" not in html
-    sheet_digest = base64.b64encode(hashlib.sha256(sheets[0].encode()).digest()).decode()
+    assert len(judging) == 1 and ".data-slot" in judging[0] and ".file-note" not in judging[0]
+    sheet_digests = {f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
+                     for text in (sheets[0], judging[0])}
     inline = re.findall(r"<script>(.*?)</script>", html, re.DOTALL)
     assert len(inline) == 2 and "new Worker" in inline[0] and "frameElement" in inline[1]
     digests = [f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'" for text in inline]
@@ -158,7 +161,7 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
 
     csp = entities.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
     assert f"'wasm-unsafe-eval' {' '.join(digests)};" in csp and "unsafe-inline" not in csp
-    assert f"style-src 'self' 'sha256-{sheet_digest}';" in csp
+    assert set(re.search(r"style-src 'self' ([^;]+);", csp).group(1).split()) == sheet_digests
     for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
         assert 'integrity="sha384-' in match.group(0)
 
@@ -206,13 +209,16 @@ BAD_SOURCES = {
         "templates/page.html.j2:",
     ),
     "missing asset": (lambda s: (s / "static/lab.js").unlink(), "missing asset: lab.js"),
-    "missing inline stylesheet": (lambda s: (s / "inline/lab.css").unlink(), "missing asset: lab.css"),
+    "missing inline stylesheet": (lambda s: (s / "inline/lab.css").unlink(),
+                                  "inline/lab.css: missing stylesheet: the lab page inlines it"),
+    "stylesheet no page inlines": (lambda s: (s / "inline/extra.css").write_text("p { color: red; }", "utf-8"),
+                                   "inline/extra.css: no page inlines this stylesheet"),
     "stylesheet closing its element": (
         lambda s: (s / "inline/lab.css").write_text("p::after { content: '</style>'; }", "utf-8"),
         "inline/lab.css: an inline file cannot contain '</style' or '<!--'",
     ),
     "stylesheet with a block never closed": (
-        lambda s: edit(s / "inline/lab.css", ".site-footer {", ".site-footer {\n  .x {"),
+        lambda s: edit(s / "inline/base.css", ".site-footer {", ".site-footer {\n  .x {"),
         "a block opened here is never closed",
     ),
     "missing worker": (lambda s: (s / "static/worker.js").unlink(), "static/worker.js: missing asset"),
@@ -495,7 +501,7 @@ def test_scripts_and_stylesheet_ship_without_comments_or_indentation(dist, parse
     assert "/**" in source and "/**" not in shipped and len(shipped) < 0.7 * len(source)
     assert "function " in shipped  # names kept: a stack trace still reads
     html = (dist / "index.html").read_text("utf-8")
-    assert "/* Laboratorio" not in html and "\n  <" not in html
+    assert "/*" not in re.search(r"<style>(.*?)</style>", html, re.DOTALL).group(1) and "\n  <" not in html
     assert without_indentation("<div>\n    <p>a</p>\n  <script>\n  x()</script>\n <style>\n  a{}</style>") == (
         "<div>\n<p>a</p>\n<script>\n  x()</script>\n<style>\n  a{}</style>")
 
