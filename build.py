@@ -48,6 +48,7 @@ from raglab_core import LabError, words  # noqa: E402
 from raglab_core.lab import check_defaults, compute, conventions, default_state, form  # noqa: E402
 from raglab_core.lab.controls import UNJUDGED  # noqa: E402
 from raglab_core.runs import panel  # noqa: E402
+from raglab_core.runs.inputs import SLOTS  # noqa: E402
 
 
 # --- reading the sources ------------------------------------------------------------------
@@ -180,12 +181,13 @@ def make_site(export: bool = False) -> dict[str, bytes]:
         "judges_sample": [samples[name] for name in ("qrels", "qrels-llm", "run-bm25", "run-densa", "run-splade",
                                                      "run-hibrida", "run-rerank") if name in samples],
         "data": panel.page_settings(),  # its default measures, rows drawn and sentences
+        "runSlots": list(SLOTS),  # the runs' slots, A to L, as Python names them: the template's, the scripts', the worker's
         "corpus": corpus_config(SRC / "data" / "corpus", files),  # «Tu corpus»: settings, words, sample
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
     runtime_files = [pyodide_base + name for name in (RUNTIME_MODULE, "pyodide.asm.js", "empty.zip")]
-    runtime_files += [lab_config["wasm"]["url"], assets["worker.js"]["url"], *snapshot_files]
+    runtime_files += [lab_config["wasm"]["url"], assets["worker.js"]["url"], assets["worker-router.js"]["url"], *snapshot_files]
     runtime_files += lab_config["decoder"].values()
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     # Its two big files, which boot.js preloads at once (the worker's own requests for them come

@@ -66,7 +66,8 @@ PANELS = ("corpus", "data")
 PANEL_PARTS = {"data": ("agreement.js",)}
 # The scripts no template names, only the page's configuration.
 PAGE_CONFIG_ASSETS = (
-    ("worker.js", "the page's Python worker"),
+    ("worker.js", "the page's Python worker (its boot)"),
+    ("worker-router.js", "where the worker's messages go"),
     ("worker-kit.js", "what the panels' parts of the worker share"),
     ("data-worker.js", "the worker's «Tus datos» code"),
     ("corpus-worker.js", "the worker's «Tu corpus» code"),
@@ -87,6 +88,7 @@ def script_entries(assets: dict, static: Path) -> dict:
             raise BuildError(static / name, f"missing asset: {what}")
     return {
         "worker": assets["worker.js"]["url"],
+        "workerRouter": assets["worker-router.js"]["url"],
         "workerKit": assets["worker-kit.js"]["url"],
         "panelWorkers": {name: assets[f"{name}-worker.js"]["url"] for name in PANELS},
         "panelScripts": {

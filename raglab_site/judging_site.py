@@ -108,11 +108,15 @@ def lexical_judge(files: dict, queries: dict, corpus: list) -> str:
 
 def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> dict:
     """The judging page's configuration (its ``#juzgar-config``): where Python and the scripts are (URLs
-    from ``dist/juzgar/``, one folder down), the sample job's files, and every sentence juzgar.js shows."""
+    from ``dist/juzgar/``, one folder down), the runs' slots, the sample job's files, the default seed (the
+    command line's), and every sentence juzgar.js shows."""
+    from raglab_core.judges.pooling import DEFAULT_SEED
+
     up = lambda url: "../" + url  # noqa: E731
     sample = sorted(path for path in files if path.startswith(BASE))
     return {
         "worker": up(lab_config["worker"]),
+        "workerRouter": up(lab_config["workerRouter"]),
         "workerKit": up(lab_config["workerKit"]),
         "panelWorkers": {"judge": up(assets["judge-worker.js"]["url"])},
         "pyodide": up(lab_config["pyodide"]),
@@ -123,6 +127,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
         "snapshot": lab_config["snapshot"] and {**lab_config["snapshot"], "url": up(lab_config["snapshot"]["url"])},
         "lock": lab_config["lock"],
         "workerTexts": lab_config["workerTexts"],
+        "runSlots": lab_config["runSlots"],
         "sample": {
             "queries": up(BASE + "consultas.tsv"),
             "corpus": up(BASE + "corpus.jsonl"),
@@ -130,6 +135,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
             "judge": up(BASE + "juez-lexico.txt"),
             "depth": str(SAMPLE_DEPTH),
         },
+        "seed": DEFAULT_SEED,  # the seed setting's default: the command line's (pool --seed)
         "lab": "../",
         "words": words,
     }

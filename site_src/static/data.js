@@ -16,8 +16,8 @@
   const { el } = kit;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.data.words; // raglab_core.words.data_panel_words: every sentence of this file
-  const LETTERS = "abcdefghijkl".slice(0, config.data.max_runs).split(""); // the runs' slots, as ranx letters them
-  const RUN_SLOTS = LETTERS.map((letter) => `run-${letter}`);
+  const LETTERS = config.runSlots.slice(0, config.data.max_runs); // raglab_core.runs.inputs.SLOTS: A, B, …
+  const RUN_SLOTS = LETTERS.map((letter) => `run-${letter.toLowerCase()}`);
   const JUDGE = "judge-qrels"; // the judge's qrels, compared with the qrels in «¿Te fías de tus juicios?»
   const SLOTS = ["qrels", JUDGE, ...RUN_SLOTS];
   const chosen = {}; // slot -> {name, file} | {name, text}
@@ -291,7 +291,7 @@
     if (!chosen.qrels || !(chosen["run-a"] || chosen[JUDGE])) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
     const last = RUN_SLOTS.reduce((found, slot, index) => (chosen[slot] ? index : found), 0);
     const gap = RUN_SLOTS.slice(0, last).findIndex((slot) => !chosen[slot]);
-    if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap].toUpperCase()), [], "run", LETTERS[gap].toUpperCase());
+    if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap]), [], "run", LETTERS[gap]);
     panelKit.begin("evaluate", {
       request: {
         qrels: chosen.qrels,
