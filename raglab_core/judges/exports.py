@@ -35,7 +35,8 @@ def export_json(job: dict, grades: dict) -> str:
 
 def job_summary(job: dict, grades: dict) -> dict:
     """One line of the list of jobs: ``id``, ``created``, ``inputs``, ``settings``, ``done``, ``total``,
-    ``finished``, ``resume`` (:func:`~raglab_core.judges.progress.resume_index`), ``seconds``, ``time`` and ``text``.
+    ``finished``, ``resume`` (:func:`~raglab_core.judges.progress.resume_index`), ``seconds``, ``time``, ``text``
+    and ``line``, what the list shows: the files' names, the text and the time.
 
     >>> from raglab_core.judges.job import make_job
     >>> job = make_job({}, [("q", "a"), ("q", "b")], {"queries": {"name": "q.tsv", "size": 10}},
@@ -45,14 +46,18 @@ def job_summary(job: dict, grades: dict) -> dict:
     >>> summary = job_summary(job, {"q\\tb": {"grade": 1, "at": 1}})
     >>> summary["text"], summary["finished"], summary["resume"], summary["inputs"]["queries"]["name"]
     ('1 de 2 juzgados', False, 1, 'q.tsv')
+    >>> summary["line"]
+    'q.tsv · 1 de 2 juzgados · menos de 1 min'
     """
     graded = given(grades)
     done = sum(1 for qid, docid in job["pairs"] if grade_key(qid, docid) in graded)
     total = len(job["pairs"])
     seconds = time_spent(grades)
+    text, time = words.job_progress_text(done, total), words.time_text(seconds)
+    names = ", ".join(str(entry["name"]) for entry in job["inputs"].values() if isinstance(entry, dict) and entry.get("name"))
     return {"id": job["id"], "created": job["created"], "inputs": job["inputs"], "settings": job["settings"],
             "done": done, "total": total, "finished": done == total, "resume": resume_index(job, grades),
-            "seconds": seconds, "time": words.time_text(seconds), "text": words.job_progress_text(done, total)}
+            "seconds": seconds, "time": time, "text": text, "line": words.display_line(names, text, time)}
 
 
 __all__ = ["qrels_text", "export_json", "job_summary"]

@@ -17,7 +17,10 @@ TITLE_CHARACTERS = 1_000
 
 
 def _scale(job) -> list:
-    return [{"grade": grade, "label": label, "definition": definition, "key": str(grade)}
+    """The job's grades, lowest first: each one's ``grade``, ``label``, ``definition``, the ``key`` that gives it
+    (its digit) and the ``line`` the page shows for it («3 · Perfectamente relevante»)."""
+    return [{"grade": grade, "label": label, "definition": definition, "key": str(grade),
+             "line": words.display_line(str(grade), label)}
             for grade, label, definition in words.SCALES[job["settings"]["scale"]]]
 
 
@@ -34,8 +37,10 @@ def pair_view(job: dict, index: int, grades: dict, queries: dict, documents: dic
     """What the page shows of pair ``index`` of ``job``: ``index``, ``query`` (``{"id", "text"}``), ``doc``
     (``{"id", "title", "text"}``, title and text as :func:`~raglab_core.judges.marking.segments` with the query's
     words marked), ``notes`` (a document shown in part, a query or document missing from its file), ``progress``
-    (:func:`~raglab_core.judges.progress.progress`), ``grade`` (the grade in force, or ``None``) and ``scale``
-    (each grade's ``label`` and ``definition``, lowest first). ``queries`` is ``{qid: text}``, ``documents``
+    (:func:`~raglab_core.judges.progress.progress`), ``grade`` (the grade in force, or ``None``), ``scale``
+    (:func:`_scale`), ``key`` (the pair's grade key, :func:`~raglab_core.judges.grades.grade_key`), and ``previous``
+    and ``next``, the pairs the page moves to (the first and the last stay where they are; a grade goes on to
+    ``next``). ``queries`` is ``{qid: text}``, ``documents``
     ``{id: Document}`` (:mod:`raglab_core.corpus`'s readers). Documents are text whatever they hold: nothing here
     is markup.
 
@@ -44,6 +49,8 @@ def pair_view(job: dict, index: int, grades: dict, queries: dict, documents: dic
     >>> view = pair_view(job, 0, {}, {"q1": "rag"}, {"d1": "Un fragmento sobre RAG."})
     >>> [part["text"] for part in view["doc"]["text"] if part["mark"]], view["progress"]["text"], view["grade"]
     (['RAG'], '0 de 1 juzgados · consulta 1 de 1: 0 de 1', None)
+    >>> view["key"], view["previous"], view["next"], [level["line"] for level in view["scale"]]
+    ('q1\\td1', 0, 0, ['0 · No relevante', '1 · Relevante'])
     """
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(job["pairs"]):
         raise LabError.page(f"No hay ningún par {index} en este trabajo.", field="index")
@@ -65,7 +72,8 @@ def pair_view(job: dict, index: int, grades: dict, queries: dict, documents: dic
     return {"index": index, "query": {"id": qid, "text": query or ""},
             "doc": {"id": docid, "title": segments(title, marked) if title else [], "text": segments(text, marked)},
             "notes": notes, "progress": progress(job, grades, index),
-            "grade": given(grades).get(grade_key(qid, docid)), "scale": _scale(job)}
+            "grade": given(grades).get(grade_key(qid, docid)), "scale": _scale(job), "key": grade_key(qid, docid),
+            "previous": max(index - 1, 0), "next": min(index + 1, len(job["pairs"]) - 1)}
 
 
 __all__ = ["DISPLAY_CHARACTERS", "TITLE_CHARACTERS", "pair_view"]

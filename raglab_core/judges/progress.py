@@ -19,7 +19,8 @@ IDLE_SECONDS = 300
 
 def progress(job: dict, grades: dict, index: int) -> dict:
     """Pair ``index``'s progress: ``done`` and ``total`` (pairs graded of the job's), ``query``, ``queries``,
-    ``query_done``, ``query_total``, ``seconds`` (:func:`time_spent`), ``time`` and ``text``."""
+    ``query_done``, ``query_total``, ``seconds`` (:func:`time_spent`), ``time``, ``text`` and ``line`` (the text and
+    the time, the line the page shows)."""
     graded = given(grades)
     pairs = job["pairs"]
     qid = pairs[index][0]
@@ -29,9 +30,11 @@ def progress(job: dict, grades: dict, index: int) -> dict:
     query_done = sum(1 for key in own if key in graded)
     seconds = time_spent(grades)
     place = queries.index(qid) + 1
+    text = words.progress_text(done, len(pairs), place, len(queries), query_done, len(own))
+    time = words.time_text(seconds)
     return {"done": done, "total": len(pairs), "query": place, "queries": len(queries), "query_done": query_done,
-            "query_total": len(own), "seconds": seconds, "time": words.time_text(seconds),
-            "text": words.progress_text(done, len(pairs), place, len(queries), query_done, len(own))}
+            "query_total": len(own), "seconds": seconds, "time": time, "text": text,
+            "line": words.display_line(text, time)}
 
 
 def time_spent(grades: dict) -> float:

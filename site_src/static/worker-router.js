@@ -103,14 +103,16 @@
  *   qrels: ?DataFile, judge: ?DataFile, queries: ?DataFile, corpus: DataFile[], depth: string, sample: string,
  *   seed: string, scale: string}}} JudgeMakeMessage  Answered by "judge-progress", then "judge-result"
  *   ({ok, panel: {job, grades, texts, notes}} or the refusal, as a panel's).
- * @typedef {{type: "judge-load", id: number, job: object, texts: object}} JudgeLoadMessage  The job to judge
- *   (raglab_core.browser.JudgeDesk); answered by "judge-loaded".
- * @typedef {{type: "judge-view", id: number, index: number, grades: object, spent: number}} JudgeViewMessage
- *   Answered by "judge-pair" ({ok, view}: raglab_core.judges.judging.pair_view).
+ * @typedef {{type: "judge-load", id: number, job: object, texts: object, grades: object}} JudgeLoadMessage  The
+ *   job to judge (raglab_core.browser.JudgeDesk); answered by "judge-loaded" ({job: its id, summary:
+ *   raglab_core.judges.exports.job_summary, whose `resume` says where to resume it}).
+ * @typedef {{type: "judge-view", id: number, index: number, grades: object}} JudgeViewMessage
+ *   Answered by "judge-pair" ({ok, view}: raglab_core.judges.pair_view.pair_view: the pair's `key`, its
+ *   `previous` and `next`, each grade's `key` and `line`, the progress's `line`).
  * @typedef {{type: "judge-export", id: number, kind: ("qrels" | "json"), grades: object}} JudgeExportMessage
  *   Answered by "judge-file".
  * @typedef {{type: "judge-summarize", id: number, jobs: Array<{job: object, grades: object}>}} JudgeSummarizeMessage
- *   Answered by "judge-summaries" (the list of stored jobs, worded).
+ *   Answered by "judge-summaries" (the list of stored jobs, worded: each job_summary's `line` and `finished`).
  */
 
 /** The lab's part: a state in, its view (or the refusal) out. */
