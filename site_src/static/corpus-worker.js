@@ -1,10 +1,10 @@
-/* corpus-worker.js — the «Tu corpus» part of the worker, which worker.js imports on the first
+/* corpus-worker.js — the «Tu corpus» part of the worker, which worker-router.js imports on the first
  * measurement only (the lab's start does not parse it).
  *
  * Each file streams into Python (raglab_core.browser.CorpusBridge) as «Tus datos» streams its files
  * (worker-kit.js, passed in); Python measures one configuration per step and answers its row, which
  * goes to the page at once; then it compares them and answers the panel. This file only passes text
- * and answers through. Messages: see worker.js ("corpus-measure" in; "corpus-row", "corpus-result" out).
+ * and answers through. Messages: see worker-router.js ("corpus-measure" in; "corpus-row", "corpus-result" out).
  */
 
 /** The last finished measurement: its id and its bridge, which answers the query detail and the downloads. */

@@ -1,11 +1,11 @@
-/* data-worker.js — the «Tus datos» part of the worker, which worker.js imports on the first
+/* data-worker.js — the «Tus datos» part of the worker, which worker-router.js imports on the first
  * evaluation only (the lab's worker never does: its start does not parse this).
  *
  * Each file streams from disk into Python (raglab_core.browser.EvaluationBridge; the reading is
  * worker-kit.js's, passed in), which says which file to read (a run again, when its queries are not
  * grouped), evaluates a run query by query as it arrives, reports progress in words, and builds the
  * panel; nothing leaves the browser. This file only passes text and answers through. Messages: see
- * worker.js ("data-evaluate" in, "data-result" out, and the questions about a finished evaluation).
+ * worker-router.js ("data-evaluate" in, "data-result" out, and the questions about a finished evaluation).
  */
 
 /**

@@ -6,7 +6,7 @@
  * busy state, errors and messages, parameterised by the panel's elements and callbacks. Loaded before
  * the panel's own script (boot.js loads both on the panel's first use; the judging page links it before
  * juzgar.js, which uses its pieces); it words and computes nothing: every sentence comes in `spec.words`
- * (raglab_core.words), every number from the worker. Messages: the protocol at the top of worker.js.
+ * (raglab_core.words), every number from the worker. Messages: the protocol at the top of worker-router.js.
  */
 (() => {
   "use strict";
