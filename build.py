@@ -49,6 +49,7 @@ from raglab_core import LabError, words  # noqa: E402
 from raglab_core.lab import check_defaults, compute, conventions, default_state, form  # noqa: E402
 from raglab_core.lab.controls import UNJUDGED  # noqa: E402
 from raglab_core.runs import panel  # noqa: E402
+from raglab_core.runs.inputs import SLOTS  # noqa: E402
 
 
 # --- reading the sources ------------------------------------------------------------------
@@ -188,12 +189,13 @@ def make_site(export: bool = False) -> dict[str, bytes]:
         "judges_sample": [samples[name] for name in ("qrels", "qrels-llm", "run-bm25", "run-densa", "run-splade",
                                                      "run-hibrida", "run-rerank") if name in samples],
         "data": panel.page_settings(),  # its default measures, rows drawn and sentences
+        "runSlots": list(SLOTS),  # the runs' slots, A to L, as Python names them: the template's, the scripts', the worker's
         "corpus": corpus_config(SRC / "data" / "corpus", files),  # «Tu corpus»: settings, words, sample
     }
     # What Python's fast start downloads from a host that serves the brotli copies: the page names it
     # when a data saver makes it wait for the reader (boot.js).
     runtime_files = [pyodide_base + name for name in (RUNTIME_MODULE, "pyodide.asm.js", "empty.zip")]
-    runtime_files += [lab_config["wasm"]["url"], assets["worker.js"]["url"], *snapshot_files]
+    runtime_files += [lab_config["wasm"]["url"], assets["worker.js"]["url"], assets["worker-router.js"]["url"], *snapshot_files]
     runtime_files += lab_config["decoder"].values()
     lab_config["runtimeBytes"] = sum(wire_size(path, files[path]) for path in runtime_files)
     # Its two big files, which boot.js preloads at once (the worker's own requests for them come
@@ -216,7 +218,7 @@ def make_site(export: bool = False) -> dict[str, bytes]:
 def render_judging_page(env, config, assets, files, lab_config, lab_context, style: str) -> bytes:
     """dist/juzgar/index.html, the judging page (DESIGN §4.13), from site_src/content/juzgar.md: one folder
     down, so its URLs start with ../; the lab's policy, its own inline stylesheet (the base and print sheets) and
-    no inline script.
+    the lab's inline worker spawn (spawn.js).
     Its sample job's files are added to ``files``."""
     from raglab_core.judges.page_texts import page_words
 
@@ -229,7 +231,7 @@ def render_judging_page(env, config, assets, files, lab_config, lab_context, sty
         return "../" + assets[name]["url"]
 
     context = {"page": page, "config": config, "csp": lab_context["csp"], "asset": asset,
-               "integrity": lab_context["integrity"], "style": Markup(style),
+               "integrity": lab_context["integrity"], "inline": lab_context["inline"], "style": Markup(style),
                "judge_config": judge_config(lab_config, assets, files, page_words())}
     return without_indentation(render(env, "juzgar.html.j2", context)).encode("utf-8")
 

@@ -61,14 +61,19 @@ def write_atomically(files: dict[str, bytes], out: Path) -> None:
 # The panels whose scripts load on first use, by their data-panel name: each has NAME.js (the page's
 # part, on panel-kit.js) and NAME-worker.js (the worker's, on worker-kit.js).
 PANELS = ("corpus", "data")
+# What a panel's script stands on besides panel-kit.js, loaded between the two: «¿Te fías de tus juicios?»'s
+# writer, a part of «Tus datos».
+PANEL_PARTS = {"data": ("agreement.js",)}
 # The scripts no template names, only the page's configuration.
 PAGE_CONFIG_ASSETS = (
-    ("worker.js", "the page's Python worker"),
+    ("worker.js", "the page's Python worker (its boot)"),
+    ("worker-router.js", "where the worker's messages go"),
     ("worker-kit.js", "what the panels' parts of the worker share"),
     ("data-worker.js", "the worker's «Tus datos» code"),
     ("corpus-worker.js", "the worker's «Tu corpus» code"),
     ("panel-kit.js", "what the panels' scripts share"),
     ("data.js", "the «Tus datos» panel's script"),
+    ("agreement.js", "the «¿Te fías de tus juicios?» part of «Tus datos»"),
     ("corpus.js", "the «Tu corpus» panel's script"),
 )
 
@@ -83,11 +88,12 @@ def script_entries(assets: dict, static: Path) -> dict:
             raise BuildError(static / name, f"missing asset: {what}")
     return {
         "worker": assets["worker.js"]["url"],
+        "workerRouter": assets["worker-router.js"]["url"],
         "workerKit": assets["worker-kit.js"]["url"],
         "panelWorkers": {name: assets[f"{name}-worker.js"]["url"] for name in PANELS},
         "panelScripts": {
             name: [{"url": assets[script]["url"], "integrity": assets[script]["integrity"]}
-                   for script in ("panel-kit.js", f"{name}.js")]
+                   for script in ("panel-kit.js", *PANEL_PARTS.get(name, ()), f"{name}.js")]
             for name in PANELS
         },
     }

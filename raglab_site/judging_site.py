@@ -8,7 +8,7 @@ holds the chunks of both. A handful of queries and a small depth keep the whole 
 export, evaluate, compare with a judge) within a minute.
 
 Its "model" (``juez-lexico.txt``) is no model: a synthetic judge that grades each pooled pair by the share of
-the query's words (:func:`raglab_core.judges.judging.query_words`) the chunk holds, ≥ ¾ → 3, ≥ ½ → 2, ≥ ¼ → 1,
+the query's words (:func:`raglab_core.judges.marking.query_words`) the chunk holds, ≥ ¾ → 3, ≥ ½ → 2, ≥ ¼ → 1,
 else 0; the page says so. It is there so that «Comparar con el juez» can be tried on the sample.
 """
 
@@ -91,7 +91,8 @@ def make_sample_files(folder: Path) -> dict[str, bytes]:
 
 def lexical_judge(files: dict, queries: dict, corpus: list) -> str:
     """The sample's synthetic judge (the module's docstring), as TREC qrels over the pool the sample job judges."""
-    from raglab_core.judges.judging import TOKEN, fold, query_words
+    from raglab_core.corpus.tokens import TOKEN
+    from raglab_core.judges.marking import fold, query_words
     from raglab_core.judges.pooling import pool
     from raglab_core.runs.trec import parse_run
 
@@ -108,11 +109,15 @@ def lexical_judge(files: dict, queries: dict, corpus: list) -> str:
 
 def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> dict:
     """The judging page's configuration (its ``#juzgar-config``): where Python and the scripts are (URLs
-    from ``dist/juzgar/``, one folder down), the sample job's files, and every sentence juzgar.js shows."""
+    from ``dist/juzgar/``, one folder down), the runs' slots, the sample job's files, the default seed (the
+    command line's), and every sentence juzgar.js shows."""
+    from raglab_core.judges.pooling import DEFAULT_SEED
+
     up = lambda url: "../" + url  # noqa: E731
     sample = sorted(path for path in files if path.startswith(BASE))
     return {
         "worker": up(lab_config["worker"]),
+        "workerRouter": up(lab_config["workerRouter"]),
         "workerKit": up(lab_config["workerKit"]),
         "panelWorkers": {"judge": up(assets["judge-worker.js"]["url"])},
         "pyodide": up(lab_config["pyodide"]),
@@ -123,6 +128,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
         "snapshot": lab_config["snapshot"] and {**lab_config["snapshot"], "url": up(lab_config["snapshot"]["url"])},
         "lock": lab_config["lock"],
         "workerTexts": lab_config["workerTexts"],
+        "runSlots": lab_config["runSlots"],
         "sample": {
             "queries": up(BASE + "consultas.tsv"),
             "corpus": up(BASE + "corpus.jsonl"),
@@ -130,6 +136,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
             "judge": up(BASE + "juez-lexico.txt"),
             "depth": str(SAMPLE_DEPTH),
         },
+        "seed": DEFAULT_SEED,  # the seed setting's default: the command line's (pool --seed)
         "lab": "../",
         "words": words,
     }

@@ -67,6 +67,16 @@ def shortened_note(shown: int, total: int) -> str:
             "en el corpus, y es el que juzgas.")
 
 
+def display_line(*parts: str) -> str:
+    """One line of the judging page made of ``parts`` (the empty ones left out), joined by « · » as the progress
+    sentences are: the progress and its time, a grade and its label, a job's files, progress and time.
+
+    >>> display_line("3", "Perfectamente relevante"), display_line("runs.txt", "", "2 min")
+    ('3 · Perfectamente relevante', 'runs.txt · 2 min')
+    """
+    return " · ".join(part for part in parts if part)
+
+
 MISSING_QUERY = "Esta consulta no está en el fichero de consultas: juzga el documento por su identificador o sáltalo."
 MISSING_DOCUMENT = "Este documento no está en el corpus: no hay texto que mostrar."
 

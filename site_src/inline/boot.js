@@ -55,24 +55,9 @@
     } catch {}
   };
 
-  /** A new worker, already told where Python is: the lab's, and one for each panel. */
-  function spawn() {
-    const worker = new Worker(config.worker, { type: "module" });
-    worker.postMessage({
-      type: "boot-start",
-      pyodide: absolute(config.pyodide),
-      runtime: absolute(config.runtime),
-      wasm: { ...config.wasm, url: absolute(config.wasm.url) },
-      decoder: { module: absolute(config.decoder.module), wasm: absolute(config.decoder.wasm) },
-      wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-      snapshot: config.snapshot && { ...config.snapshot, url: absolute(config.snapshot.url) },
-      lock: config.lock,
-      kit: absolute(config.workerKit),
-      panels: Object.fromEntries(Object.entries(config.panelWorkers).map(([name, url]) => [name, absolute(url)])),
-      texts: config.workerTexts, // raglab_core.words.worker_texts: every sentence the worker says
-    });
-    return worker;
-  }
+  /** A new worker, already told where Python is (spawn.js, inline before this file): the lab's, and one for
+   * each panel. */
+  const spawn = () => window.raglabSpawn(config);
   boot.spawn = spawn;
 
   // Opened from disk, where browsers refuse the integrity-checked scripts: the page shows the

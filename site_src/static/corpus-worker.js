@@ -1,17 +1,21 @@
-/* corpus-worker.js — the «Tu corpus» part of the worker, which worker.js imports on the first
+/* corpus-worker.js — the «Tu corpus» part of the worker, which worker-router.js imports on the first
  * measurement only (the lab's start does not parse it).
  *
  * Each file streams into Python (raglab_core.browser.CorpusBridge) as «Tus datos» streams its files
  * (worker-kit.js, passed in); Python measures one configuration per step and answers its row, which
  * goes to the page at once; then it compares them and answers the panel. This file only passes text
- * and answers through. Messages: see worker.js ("corpus-measure" in; "corpus-row", "corpus-result" out).
+ * and answers through. Messages: see worker-router.js ("corpus-measure" in; "corpus-row", "corpus-result" out).
  */
 
 /** The last finished measurement: its id and its bridge, which answers the query detail and the downloads. */
 let held = { id: null, bridge: null };
 
-/** Answer "corpus-open" or "corpus-export" about the measurement this worker holds (others: no answer). */
-export function answer(message, post, kit) {
+/**
+ * Answer a "corpus-" message (worker-router.js's `answer(message, tools)`): "corpus-measure" starts a measurement;
+ * "corpus-open" and "corpus-export" are answered about the measurement this worker holds (others: no answer).
+ */
+export function answer(message, { post, kit, python }) {
+  if (message.type === "corpus-measure") return measure(python.CorpusBridge, message, post, kit);
   const { id } = message;
   if (id !== held.id || !held.bridge) return;
   if (message.type === "corpus-open") {
@@ -25,7 +29,7 @@ export function answer(message, post, kit) {
  * Measure the "corpus-measure" message's `request` ({corpus: [DataFile], queries, evidence, qrels, chunks,
  * run: DataFile | null, sweep, baseline, k1, b, at}) with `CorpusBridge`; `kit` is worker-kit.js.
  */
-export async function start(CorpusBridge, { id, request }, post, kit) {
+async function measure(CorpusBridge, { id, request }, post, kit) {
   if (held.bridge) held.bridge.destroy();
   held = { id: null, bridge: null };
   const items = {};

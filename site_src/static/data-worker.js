@@ -1,11 +1,11 @@
-/* data-worker.js — the «Tus datos» part of the worker, which worker.js imports on the first
+/* data-worker.js — the «Tus datos» part of the worker, which worker-router.js imports on the first
  * evaluation only (the lab's worker never does: its start does not parse this).
  *
  * Each file streams from disk into Python (raglab_core.browser.EvaluationBridge; the reading is
  * worker-kit.js's, passed in), which says which file to read (a run again, when its queries are not
  * grouped), evaluates a run query by query as it arrives, reports progress in words, and builds the
  * panel; nothing leaves the browser. This file only passes text and answers through. Messages: see
- * worker.js ("data-evaluate" in, "data-result" out, and the questions about a finished evaluation).
+ * worker-router.js ("data-evaluate" in, "data-result" out, and the questions about a finished evaluation).
  */
 
 /**
@@ -27,11 +27,13 @@ function sortedRows(column, ascending, limit) {
 }
 
 /**
- * Answer a question about a finished evaluation ("data-sort", "data-open", "data-compare", "data-export"):
- * only about the one this worker holds; otherwise rows are null and the rest unanswered (the page asked
- * about an evaluation another worker held).
+ * Answer a "data-" message (worker-router.js's `answer(message, tools)`): "data-evaluate" starts an evaluation;
+ * a question about a finished one ("data-sort", "data-open", "data-compare", "data-export") is answered only
+ * about the one this worker holds; otherwise rows are null and the rest unanswered (the page asked about an
+ * evaluation another worker held).
  */
-export function answer(message, post, kit) {
+export function answer(message, { post, kit, python, slots }) {
+  if (message.type === "data-evaluate") return evaluate(python.EvaluationBridge, message, post, kit, slots);
   const { id } = message;
   const mine = id === held.id;
   if (message.type === "data-sort") {
@@ -48,20 +50,19 @@ export function answer(message, post, kit) {
   }
 }
 
-const SLOTS = "ABCDEFGHIJKL"; // raglab_core.runs.inputs.SLOTS: run A, B, … as Python names them
-
 /**
  * Evaluate the "data-evaluate" message's `request` ({qrels, runs, measures, ties, complete, fusion, judge,
  * judgeForRuns, judgeSample}; files as {name, file | text}) with `EvaluationBridge` (raglab_core.browser.EvaluationBridge); `post(type,
- * fields)` sends the messages, `kit` is worker-kit.js. With `fusion`, Python asks for the runs it fuses
+ * fields)` sends the messages, `kit` is worker-kit.js, `slots` the runs' slots (raglab_core.runs.inputs.SLOTS).
+ * With `fusion`, Python asks for the runs it fuses
  * once more when the fused run's turn comes (they are read again from their File objects, whole: the
  * evaluation keeps no run), fuses them, and evaluates the fused run as one more.
  */
-export async function start(EvaluationBridge, { id, request }, post, kit) {
+async function evaluate(EvaluationBridge, { id, request }, post, kit, slots) {
   if (held.bridge) held.bridge.destroy();
   held = { id: null, rows: [], bridge: null };
   const items = { qrels: request.qrels, judge: request.judge };
-  request.runs.forEach((run, index) => (items[SLOTS[index]] = run));
+  request.runs.forEach((run, index) => (items[slots[index]] = run));
   const files = [request.qrels, ...request.runs];
   const bridge = EvaluationBridge(
     JSON.stringify({

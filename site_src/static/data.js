@@ -4,7 +4,8 @@
  * (so the lab's sliders stay live, and «Cancelar» can simply stop it); raglab_core.runs.panel parses,
  * evaluates and words everything. This file only hands files over and writes the returned panel
  * out — as text nodes. The machinery every panel shares (its worker, busy state, errors, messages)
- * is panel-kit.js's, loaded before this file (boot.js loads both on the panel's first use).
+ * is panel-kit.js's, and «¿Te fías de tus juicios?»'s view is written by agreement.js: both are loaded
+ * before this file (boot.js loads the three on the panel's first use).
  */
 (() => {
   "use strict";
@@ -15,8 +16,8 @@
   const { el } = kit;
   const config = JSON.parse(document.getElementById("lab-config").textContent);
   const WORDS = config.data.words; // raglab_core.words.data_panel_words: every sentence of this file
-  const LETTERS = "abcdefghijkl".slice(0, config.data.max_runs).split(""); // the runs' slots, as ranx letters them
-  const RUN_SLOTS = LETTERS.map((letter) => `run-${letter}`);
+  const LETTERS = config.runSlots.slice(0, config.data.max_runs); // raglab_core.runs.inputs.SLOTS: A, B, …
+  const RUN_SLOTS = LETTERS.map((letter) => `run-${letter.toLowerCase()}`);
   const JUDGE = "judge-qrels"; // the judge's qrels, compared with the qrels in «¿Te fías de tus juicios?»
   const SLOTS = ["qrels", JUDGE, ...RUN_SLOTS];
   const chosen = {}; // slot -> {name, file} | {name, text}
@@ -50,7 +51,6 @@
   };
   const warningList = $('[data-output="data-warnings"]');
   const agreement = $("[data-data-agreement]");
-  const said = (name) => panel.querySelector(`[data-agreement-output="${name}"]`);
   const detail = out("query-detail");
   let fusing = false; // «Fusionar» was pressed: the fused run is evaluated with the others until «Quitar»
 
@@ -75,7 +75,7 @@
             statusLine.textContent = WORDS.done;
           };
           agreement.hidden = true; // shown again only with a judge's qrels
-          if (message.panel.agreement) showAgreement(message.panel.agreement);
+          if (message.panel.agreement) window.raglabAgreement.show(panel, message.panel.agreement);
           if (message.panel.means) show(message.panel, message.id, finished);
           else finished(); // the judges compared, no run
         } else {
@@ -291,7 +291,7 @@
     if (!chosen.qrels || !(chosen["run-a"] || chosen[JUDGE])) return fail(WORDS.missing, [], "qrels" in chosen ? "run" : "qrels");
     const last = RUN_SLOTS.reduce((found, slot, index) => (chosen[slot] ? index : found), 0);
     const gap = RUN_SLOTS.slice(0, last).findIndex((slot) => !chosen[slot]);
-    if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap].toUpperCase()), [], "run", LETTERS[gap].toUpperCase());
+    if (gap >= 0) return fail(fill(WORDS.gap, LETTERS[gap]), [], "run", LETTERS[gap]);
     panelKit.begin("evaluate", {
       request: {
         qrels: chosen.qrels,
@@ -572,99 +572,6 @@
     );
     detail.hidden = false;
     detail.focus();
-  }
-
-  // --- «¿Te fías de tus juicios?»: raglab_core.judges.panel's view, written out -------------------------
-
-  function showAgreement(view) {
-    agreement.hidden = false;
-    said("files").textContent = view.files;
-    // Warnings first: they say what the verdict below rests on.
-    const warned = $('[data-output="agreement-warnings"]');
-    warned.replaceChildren(...view.warnings.map((warning) => el("li", { "data-code": warning.code }, warning.text)));
-    $("[data-agreement-warnings]").hidden = view.warnings.length === 0;
-    kit.reading(said("reading"), view.reading); // raglab_core.readings: the verdict first
-    out("agreement").replaceChildren(
-      ...view.figures.map((figure) => {
-        const item = el("div", figure.name ? { "data-agreement": figure.name, "data-value": figure.value ?? "" } : {});
-        const value = el("dd", {}, figure.text);
-        value.append(el("span", { class: "figure-note" }, figure.note));
-        item.append(el("dt", {}, figure.label), value);
-        return item;
-      })
-    );
-    const confusion = view.confusion;
-    said("confusion-caption").textContent = confusion.caption;
-    said("confusion-head").replaceChildren(kit.headRow([confusion.corner, ...confusion.columns]));
-    said("confusion-rows").replaceChildren(
-      ...confusion.rows.map((row) => {
-        const line = el("tr");
-        line.append(el("th", { scope: "row" }, row.header));
-        for (const cell of row.cells) {
-          line.append(el("td", { "data-reference": cell.reference, "data-judge": cell.judge, "data-count": cell.count,
-            "data-shade": cell.shade }, cell.text));
-        }
-        return line;
-      })
-    );
-    said("binary-caption").textContent = view.binary.caption;
-    said("binary-head").replaceChildren(kit.headRow(view.binary.columns));
-    said("binary-rows").replaceChildren(
-      ...view.binary.rows.map((row) => {
-        const line = el("tr");
-        line.append(el("th", { scope: "row" }, row.threshold), ...row.cells.map((text) => el("td", {}, text)));
-        return line;
-      })
-    );
-    const systems = view.systems;
-    $("[data-agreement-systems]").hidden = !systems;
-    if (!systems) return;
-    said("switch-note").textContent = systems.note;
-    said("systems-caption").textContent = systems.caption;
-    said("systems-head").replaceChildren(kit.headRow(systems.columns));
-    said("systems-rows").replaceChildren(
-      ...systems.measures.map((row) => {
-        const line = el("tr", { "data-system-measure": row.measure, "data-tau-b": row.tau_b ?? "",
-          "data-tau-ap": row.tau_ap ?? "", "data-flips": row.flips });
-        line.append(el("th", { scope: "row" }, row.measure), ...row.cells.map((text) => el("td", {}, text)));
-        return line;
-      })
-    );
-    said("flips-title").textContent = systems.flips_title;
-    said("flips").replaceChildren(
-      ...systems.flips.map((flip) => el("li", { "data-significant": String(flip.significant) }, flip.text))
-    );
-    drawSlopes(systems.slopegraph);
-  }
-
-  /** The runs' order under either qrels: Python laid out both layouts; the one that fits is drawn. */
-  function drawSlopes(wide) {
-    const chart = said("slopegraph");
-    const figure = chart.closest("figure");
-    const plot = figure.clientWidth >= wide.width ? wide : wide.narrow;
-    said("slopegraph-title").textContent = plot.title;
-    chart.setAttribute("aria-label", plot.description);
-    chart.setAttribute("viewBox", `0 0 ${plot.width} ${plot.height}`);
-    chart.style.aspectRatio = `${plot.width} / ${plot.height}`;
-    chart.dataset.layout = plot === wide ? "wide" : "narrow";
-    const shape = kit.svg;
-    const parts = [
-      shape("text", { x: plot.x1, y: 14, "text-anchor": "end", class: "heading" }, plot.left_label),
-      shape("text", { x: plot.x2, y: 14, "text-anchor": "start", class: "heading" }, plot.right_label),
-    ];
-    for (const line of plot.lines) {
-      const group = shape("g", { class: `slope ${line.kind}`, "data-run": line.run });
-      group.append(
-        shape("title", {}, line.text),
-        shape("line", { x1: plot.x1, y1: line.y1, x2: plot.x2, y2: line.y2 }),
-        shape("circle", { cx: plot.x1, cy: line.y1, r: 3 }),
-        shape("circle", { cx: plot.x2, cy: line.y2, r: 3 }),
-        shape("text", { x: plot.x1 - 8, y: line.y1 + 4, "text-anchor": "end" }, line.left),
-        shape("text", { x: plot.x2 + 8, y: line.y2 + 4, "text-anchor": "start" }, line.right)
-      );
-      parts.push(group);
-    }
-    chart.replaceChildren(...parts);
   }
 
   // --- downloads: the worker builds them from what it holds; here they are only saved ---------------

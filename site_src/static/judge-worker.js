@@ -3,23 +3,25 @@
  * "judge-make" streams the chosen files into Python (raglab_core.browser.JudgeBridge, with worker-kit.js's
  * reading, as the lab's panels do): the pairs are pooled and the job made there, and only the texts of the
  * pooled pairs come back. The other messages ask about the job being judged, held here as a
- * raglab_core.browser.JudgeDesk: a pair's view, the downloads, the list of jobs. This file only passes text
- * and answers through; every number and sentence is Python's. Messages: see worker.js.
+ * raglab_core.browser.JudgeDesk: a pair's view, the downloads, the list of jobs (raglab_core.browser.judge_summary,
+ * which also says where to resume a job and whether it is finished). This file only passes text and answers
+ * through; every number and sentence is Python's. Messages: see worker-router.js.
  */
 
 let desk = null; // raglab_core.browser.JudgeDesk of the job being judged
 let deskJob = null; // its id
 
-const SLOTS = "ABCDEFGHIJKL"; // raglab_core.runs.inputs.SLOTS
+const summary = (python, job, grades) => JSON.parse(python.judge_summary(JSON.stringify(job), JSON.stringify(grades)));
 
-/** Answer a question about a stored job; `python` is raglab_core.browser. */
-export function answer(message, post, kit, python) {
+/** Answer a "judge-" message (worker-router.js's `answer(message, tools)`). */
+export function answer(message, { post, kit, python, slots }) {
   const { id } = message;
+  if (message.type === "judge-make") return make(python.JudgeBridge, message, post, kit, slots);
   if (message.type === "judge-load") {
     if (desk) desk.destroy();
     desk = python.JudgeDesk(JSON.stringify(message.job), JSON.stringify(message.texts));
     deskJob = message.job.id;
-    post("judge-loaded", { id, job: deskJob });
+    post("judge-loaded", { id, job: deskJob, summary: summary(python, message.job, message.grades).summary });
   } else if (message.type === "judge-view") {
     if (!desk || deskJob !== message.job) return;
     const answered = JSON.parse(desk.view(message.index, JSON.stringify(message.grades)));
@@ -28,28 +30,27 @@ export function answer(message, post, kit, python) {
     if (!desk || deskJob !== message.job) return;
     post("judge-file", { id, ...kit.fileFields(JSON.parse(desk.download(message.kind, JSON.stringify(message.grades)))) });
   } else if (message.type === "judge-summarize") {
-    const summaries = message.jobs.map((item) => JSON.parse(python.judge_summary(JSON.stringify(item.job), JSON.stringify(item.grades))));
-    post("judge-summaries", { id, summaries });
+    post("judge-summaries", { id, summaries: message.jobs.map((item) => summary(python, item.job, item.grades)) });
   }
 }
 
-/** Make a job from the "judge-make" message's files with `JudgeBridge`; `kit` is worker-kit.js. */
-export async function start(JudgeBridge, { id, request }, post, kit) {
+/** Make a job from the "judge-make" message's files with `JudgeBridge`; `kit` is worker-kit.js, `slots` the runs'. */
+async function make(JudgeBridge, { id, request }, post, kit, slots) {
   const items = {};
-  request.runs.forEach((run, index) => (items[SLOTS[index]] = run));
+  request.runs.forEach((run, index) => (items[slots[index]] = run));
   request.corpus.forEach((item, index) => (items[`corpus/${index}`] = item));
-  const slots = ["pool", "job", "qrels", "judge", "queries"];
-  for (const slot of slots) if (request[slot]) items[slot] = request[slot];
+  const named = ["pool", "job", "qrels", "judge", "queries"];
+  for (const slot of named) if (request[slot]) items[slot] = request[slot];
   const name = (slot) => (request[slot] ? request[slot].name : null);
   const bridge = JudgeBridge(
     JSON.stringify({
       runs: request.runs.map((item) => item.name),
       corpus: request.corpus.map((item) => item.name),
-      ...Object.fromEntries(slots.map((slot) => [slot, name(slot)])),
+      ...Object.fromEntries(named.map((slot) => [slot, name(slot)])),
       sizes: {
         corpus: request.corpus.map(kit.sizeOf),
-        ...Object.fromEntries(slots.map((slot) => [slot, kit.sizeOf(request[slot])])),
-        ...Object.fromEntries(request.runs.map((item, index) => [SLOTS[index], kit.sizeOf(item)])),
+        ...Object.fromEntries(named.map((slot) => [slot, kit.sizeOf(request[slot])])),
+        ...Object.fromEntries(request.runs.map((item, index) => [slots[index], kit.sizeOf(item)])),
       },
       depth: request.depth,
       sample: request.sample,

@@ -1,28 +1,33 @@
 /* juzgar.js — the judging page (dist/juzgar/, DESIGN §4.13): pool, judge by keyboard, lose nothing, export.
  *
- * Python (raglab_core, under Pyodide in the lab's worker.js, whose judging part is judge-worker.js) makes the
- * job from the chosen files, words every pair's view, the progress and the downloads. This file moves state:
- * it keeps every grade in IndexedDB, each in its own transaction that ends before the next pair shows, tells
- * the other tabs (BroadcastChannel) and merges theirs by time (the newer grade wins, never the older), and
- * writes the views out as text nodes only: a document's text never becomes markup.
+ * Python (raglab_core, under Pyodide in the site's worker, worker.js, whose judging part is judge-worker.js)
+ * makes the job from the chosen files and words every pair's view, the progress, the list of jobs and the
+ * downloads; it says where to resume, which jobs are finished, each pair's key and each grade's key. This file
+ * moves state: judge-store.js keeps every grade (IndexedDB) before the next pair shows and tells the other tabs,
+ * whose grades come back here (the newer grade wins, never the older); the worker is started by spawn.js (inline,
+ * as on the lab), and a file is saved, a status said and a refusal listed with panel-kit.js's `save`, `status` and
+ * `problems`. The views are written out as text nodes only: a document's text never becomes markup.
  */
 (() => {
   "use strict";
 
   const config = JSON.parse(document.getElementById("juzgar-config").textContent);
-  const W = config.words; // raglab_core.judges.page_texts.page_words
+  const W = config.words; // raglab_core.judges' page words
+  const kit = window.raglabPanelKit;
+  const { el } = kit;
   const $ = (selector) => document.querySelector(selector);
   const absolute = (url) => new URL(url, document.baseURI).href;
-  const LETTERS = "abcdefghijkl";
 
   const ui = {
     status: $("[data-judge-status]"),
     bar: $("[data-judge-progress-bar]"),
     cancel: $('[data-action="cancel"]'),
+    start: $('[data-action="start-judging"]'),
     storage: $("[data-storage-warning]"),
     jobsEmpty: $("[data-jobs-empty]"),
     jobsList: $("[data-jobs-list]"),
     error: $("[data-judge-error-text]"),
+    problems: $("[data-judge-problems]"),
     errorBox: $("[data-judge-error]"),
     judging: $("[data-judging]"),
     progress: $("[data-judging-progress]"),
@@ -41,6 +46,8 @@
     announce: $("[data-announce]"),
   };
   const setting = (name) => $(`[data-setting="${name}"]`);
+  const showStatus = (text, fraction) => kit.status(ui.status, ui.bar, text, fraction);
+  const showError = (message, problems = []) => kit.problems(ui.error, ui.problems, message, problems);
 
   // --- the worker -------------------------------------------------------------------------------
 
@@ -50,9 +57,9 @@
   let ready = null; // settles when Python is ready (true) or failed (false)
   let loaded = null; // the job id the worker's desk holds
 
-  /** Start a worker; `quiet`: one started again after «Cancelar», whose loading the status does not tell. */
+  /** Start a worker (spawn.js); `quiet`: one started again after «Cancelar», whose loading the status does not tell. */
   function spawn(quiet = false) {
-    worker = new Worker(absolute(config.worker), { type: "module" });
+    worker = window.raglabSpawn(config);
     let settle;
     ready = new Promise((resolve) => (settle = resolve));
     loaded = null;
@@ -80,19 +87,6 @@
       showStatus(W.boot_failed);
       settle(false);
     });
-    worker.postMessage({
-      type: "boot-start",
-      pyodide: absolute(config.pyodide),
-      runtime: absolute(config.runtime),
-      wasm: { ...config.wasm, url: absolute(config.wasm.url) },
-      decoder: { module: absolute(config.decoder.module), wasm: absolute(config.decoder.wasm) },
-      wheel: { url: absolute(config.wheel.url), sha256: config.wheel.sha256 },
-      snapshot: config.snapshot && { ...config.snapshot, url: absolute(config.snapshot.url) },
-      lock: config.lock,
-      kit: absolute(config.workerKit),
-      panels: Object.fromEntries(Object.entries(config.panelWorkers).map(([name, url]) => [name, absolute(url)])),
-      texts: config.workerTexts,
-    });
   }
 
   /** Ask the worker (`type`, `fields`); resolves with its answer. */
@@ -105,163 +99,51 @@
     });
   }
 
-  function showStatus(text, fraction) {
-    ui.status.textContent = text;
-    ui.bar.hidden = fraction === undefined;
-    if (fraction !== undefined) ui.bar.value = fraction;
+  // --- the job being judged -----------------------------------------------------------------------
+
+  let store = null; // judge-store.js, opened
+  let current = null; // {id, job, texts, notes, grades: {key: {grade, at}}, position, history: []}
+  let view = null; // Python's view of the pair on screen
+  let queue = Promise.resolve(); // every action, in order: a key pressed twice is two actions, never mixed
+
+  /** Another tab's grade: kept when newer, and the pair on screen shown again. */
+  function heard(job, key, entry) {
+    if (!current || job !== current.id || !window.raglabJudgeStore.newer(current.grades[key], entry)) return;
+    current.grades[key] = entry;
+    queue = queue.then(() => show(current.position, W.other_tab));
   }
 
-  // --- storage (IndexedDB) ----------------------------------------------------------------------
-
-  // Stores: jobs {id, job, created}; texts {id, texts}; state {id, position, spent}; grades {job, key, grade, at}.
-  let db = null;
-
-  function storageFailed(text) {
-    db = null;
-    ui.storage.textContent = text;
+  function storageFailed(kind) {
+    ui.storage.textContent = kind === "full" ? W.storage_full : W.storage_failed;
     ui.storage.hidden = false;
   }
 
-  function openStorage() {
-    return new Promise((resolve) => {
-      let request;
-      try {
-        request = indexedDB.open("raglab-juzgar", 1);
-      } catch (error) {
-        console.warn("raglab: IndexedDB unavailable", error);
-        return resolve(null);
-      }
-      request.onupgradeneeded = () => {
-        const base = request.result;
-        base.createObjectStore("jobs", { keyPath: "id" });
-        base.createObjectStore("texts", { keyPath: "id" });
-        base.createObjectStore("state", { keyPath: "id" });
-        base.createObjectStore("grades", { keyPath: ["job", "key"] }).createIndex("job", "job");
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => {
-        console.warn("raglab: IndexedDB refused", request.error);
-        resolve(null);
-      };
-      request.onblocked = () => resolve(null);
-    });
-  }
-
-  /** Run `work(transaction)` on `stores`; resolves with its result once the transaction has committed. */
-  function transact(stores, mode, work) {
-    return new Promise((resolve, reject) => {
-      const transaction = db.transaction(stores, mode, { durability: "strict" });
-      const result = work(transaction);
-      transaction.oncomplete = () => resolve(result);
-      transaction.onerror = transaction.onabort = () => reject(transaction.error);
-    });
-  }
-
-  const requestValue = (request) =>
-    new Promise((resolve, reject) => {
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-
-  async function stored(store, key) {
-    return transact([store], "readonly", (transaction) => requestValue(transaction.objectStore(store).get(key))).then((value) => value);
-  }
-
-  async function storedGrades(jobId) {
-    const rows = await transact(["grades"], "readonly", (transaction) =>
-      requestValue(transaction.objectStore("grades").index("job").getAll(jobId))
-    );
-    const grades = {};
-    for (const row of rows) grades[row.key] = { grade: row.grade, at: row.at };
-    return grades;
-  }
-
-  async function allJobs() {
-    if (!db) return [];
-    return transact(["jobs"], "readonly", (transaction) => requestValue(transaction.objectStore("jobs").getAll())).then((value) => value);
-  }
-
-  function writeFailed(error) {
-    console.warn("raglab: a grade could not be stored", error);
-    storageFailed(error && error.name === "QuotaExceededError" ? W.storage_full : W.storage_failed);
-  }
-
-  // --- the job being judged -----------------------------------------------------------------------
-
-  let current = null; // {id, job, texts, grades: {key: {grade, at}}, position, spent, since, history: []}
-  let view = null; // Python's view of the pair on screen
-  let queue = Promise.resolve(); // every action, in order: a key pressed twice is two actions, never mixed
-  const channel = "BroadcastChannel" in window ? new BroadcastChannel("raglab-juzgar") : null;
-
-  const pairKey = (index) => current.job.pairs[index].join("\t");
-  /** The grades Python reads: an undone grade (null) is no grade. */
-  const live = () => Object.fromEntries(Object.entries(current.grades).filter(([, entry]) => entry.grade !== null));
-  const spentNow = () => current.spent + (performance.now() - current.since);
-
-  /** Keep `entry` for `key` unless the one held is newer (the later time wins; a tie keeps the held one). */
-  function merge(key, entry) {
-    const held = current.grades[key];
-    if (held && held.at >= entry.at) return false;
-    current.grades[key] = entry;
-    return true;
-  }
-
-  /** Store a grade (or its undoing, grade null) and the position, in one transaction, before anything else. */
+  /** Store a grade (or its undoing, grade null) and the position, before anything else. */
   async function saveGrade(key, grade, position) {
-    const entry = { grade, at: Math.max(Date.now(), (current.grades[key] ? current.grades[key].at : 0) + 1) };
-    merge(key, entry);
+    const held = current.grades[key];
+    const entry = { grade, at: Math.max(Date.now(), (held ? held.at : 0) + 1) };
+    current.grades[key] = entry;
     current.position = position;
-    if (db) {
-      const id = current.id;
-      const spent = spentNow();
-      try {
-        await transact(["grades", "state"], "readwrite", (transaction) => {
-          const grades = transaction.objectStore("grades");
-          requestValue(grades.get([id, key])).then((old) => {
-            if (!old || old.at < entry.at) grades.put({ job: id, key, ...entry });
-          });
-          transaction.objectStore("state").put({ id, position, spent });
-        });
-      } catch (error) {
-        writeFailed(error);
-      }
-    }
-    if (channel) channel.postMessage({ job: current.id, key, ...entry });
+    await store.grade(current.id, key, entry, position);
   }
 
-  async function savePosition() {
-    if (!db || !current) return;
-    const { id, position } = current;
-    try {
-      await transact(["state"], "readwrite", (transaction) => transaction.objectStore("state").put({ id, position, spent: spentNow() }));
-    } catch (error) {
-      writeFailed(error);
-    }
-  }
+  const savePosition = () => current && store.position(current.id, current.position);
 
-  if (channel) {
-    channel.addEventListener("message", (event) => {
-      const { job, key, grade, at } = event.data || {};
-      if (!current || job !== current.id) return;
-      if (merge(key, { grade, at })) {
-        queue = queue.then(() => show(current.position, W.other_tab));
-      }
-    });
-  }
-
-  async function load(id) {
-    const [record, texts, state, grades] = await Promise.all([stored("jobs", id), stored("texts", id), stored("state", id), storedGrades(id)]);
-    return open(record.job, texts.texts, grades, state ? state.position : 0, state ? state.spent : 0, record.notes || []);
-  }
-
-  async function open(job, texts, grades, position, spent, notes) {
-    current = { id: job.id, job, texts, grades, position, spent, since: performance.now(), history: [] };
-    const answer = await ask("judge-load", { job, texts });
+  /** Load the job in the worker's desk; Python's summary of it says where to resume. */
+  async function loadDesk() {
+    const answer = await ask("judge-load", { job: current.job, texts: current.texts, grades: current.grades });
     loaded = answer.job;
+    return answer.summary;
+  }
+
+  /** Open a job to judge it, at `position` or, when none was kept, where Python says to resume. */
+  async function open({ job, texts, notes, grades, position }) {
+    current = { id: job.id, job, texts, notes, grades, position: 0, history: [] };
+    const summary = await loadDesk();
     ui.notes.textContent = notes.join(" ");
     ui.compare.hidden = !(job.inputs && (job.inputs.judge || job.inputs["judge-qrels"]));
     setJudging(true);
-    await show(Math.min(position, job.pairs.length - 1));
+    await show(position ?? summary.resume);
     ui.judging.focus();
   }
 
@@ -275,30 +157,20 @@
   /** Show pair `index` (Python's view); `said` is announced with its progress. */
   async function show(index, said) {
     if (!current) return;
-    if (loaded !== current.id) {
-      const answer = await ask("judge-load", { job: current.job, texts: current.texts });
-      loaded = answer.job;
-    }
+    if (loaded !== current.id) await loadDesk();
     const answer = await ask("judge-view", { job: current.id, index, grades: current.grades });
     if (!answer.ok) {
-      ui.error.textContent = answer.message;
+      showError(answer.message);
       return;
     }
     view = answer.view;
-    current.position = index;
+    current.position = view.index;
     render(view);
     if (said) ui.announce.textContent = said.replace("{progress}", view.progress.text);
   }
 
   function segments(parent, list) {
-    parent.replaceChildren();
-    for (const segment of list) {
-      if (segment.mark) {
-        const mark = document.createElement("mark");
-        mark.textContent = segment.text;
-        parent.append(mark);
-      } else parent.append(document.createTextNode(segment.text));
-    }
+    parent.replaceChildren(...list.map((segment) => (segment.mark ? el("mark", {}, segment.text) : document.createTextNode(segment.text))));
   }
 
   function render(pair) {
@@ -307,7 +179,7 @@
     ui.judging.dataset.index = String(pair.index);
     ui.progress.dataset.done = String(pair.progress.done);
     ui.progress.dataset.total = String(pair.progress.total);
-    ui.progress.textContent = `${pair.progress.text} · ${pair.progress.time}`;
+    ui.progress.textContent = pair.progress.line;
     ui.qid.textContent = pair.query.id;
     ui.query.textContent = pair.query.text;
     ui.docid.textContent = pair.doc.id;
@@ -316,39 +188,26 @@
     segments(ui.text, pair.doc.text);
     ui.cut.textContent = pair.notes.join(" ");
     // The highest grade first, so that on a phone the two rows read 3 2 / 1 0.
-    const scale = pair.scale.slice().reverse();
     ui.grades.replaceChildren(
-      ...scale.map((level) => {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "judge-grade";
-        button.dataset.grade = String(level.grade);
-        button.setAttribute("aria-keyshortcuts", level.key);
-        button.setAttribute("aria-pressed", String(pair.grade === level.grade));
-        const name = document.createElement("strong");
-        name.textContent = `${level.grade} · ${level.label}`;
-        const definition = document.createElement("span");
-        definition.textContent = level.definition;
-        button.append(name, definition);
+      ...pair.scale.slice().reverse().map((level) => {
+        const button = el("button", { type: "button", class: "judge-grade", "data-grade": level.grade,
+          "aria-keyshortcuts": level.key, "aria-pressed": String(pair.grade === level.grade) });
+        button.append(el("strong", {}, level.line), el("span", {}, level.definition));
         return button;
       })
     );
     const chosen = pair.scale.find((level) => level.grade === pair.grade);
-    ui.current.textContent = chosen ? `${chosen.grade} · ${chosen.label}` : "";
+    ui.current.textContent = chosen ? chosen.line : "";
   }
 
-  /** Grade the pair on screen `grade`, store it, then show the next pair. */
-  async function grade(value) {
+  /** Grade the pair on screen with `level` (one of its view's scale), store it, then show the next pair. */
+  async function grade(level) {
     if (!current || !view) return;
-    const scale = view.scale || [];
-    const level = scale.find((item) => item.grade === value);
-    if (!level) return;
-    const index = current.position;
-    const key = pairKey(index);
-    current.history.push({ key, index, previous: current.grades[key] ? { ...current.grades[key] } : null });
-    const next = Math.min(index + 1, current.job.pairs.length - 1);
-    await saveGrade(key, value, next);
-    await show(next, W.saved.replace("{grade}", `${level.grade} · ${level.label}`));
+    const { index, key } = view;
+    const previous = current.grades[key];
+    current.history.push({ key, index, previous: previous ? { ...previous } : null });
+    await saveGrade(key, level.grade, view.next);
+    await show(view.next, W.saved.replace("{grade}", level.line));
   }
 
   async function undo() {
@@ -358,10 +217,11 @@
     await show(index, W.undone);
   }
 
+  /** Move to the pair before (`step` -1) or after (1), as the view names them. */
   async function move(step) {
-    if (!current) return;
-    const index = Math.max(0, Math.min(current.job.pairs.length - 1, current.position + step));
-    if (index === current.position) return;
+    if (!current || !view) return;
+    const index = step < 0 ? view.previous : view.next;
+    if (index === view.index) return;
     current.position = index;
     await savePosition();
     await show(index);
@@ -373,9 +233,10 @@
     if (!current || ui.judging.hidden || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
-    if (/^[0-3]$/.test(event.key)) {
+    const level = view && view.scale.find((item) => item.key === event.key);
+    if (level) {
       event.preventDefault();
-      act(() => grade(Number(event.key)));
+      act(() => grade(level));
     } else if (event.key === "ArrowRight") {
       event.preventDefault();
       act(() => move(1));
@@ -398,7 +259,8 @@
 
   ui.grades.addEventListener("click", (event) => {
     const button = event.target.closest("[data-grade]");
-    if (button) act(() => grade(Number(button.dataset.grade)));
+    const level = button && view && view.scale.find((item) => String(item.grade) === button.dataset.grade);
+    if (level) act(() => grade(level));
   });
   $('[data-action="next"]').addEventListener("click", () => act(() => move(1)));
   $('[data-action="previous"]').addEventListener("click", () => act(() => move(-1)));
@@ -408,6 +270,7 @@
     act(async () => {
       await savePosition();
       current = null;
+      view = null;
       setJudging(false);
       await listJobs();
     })
@@ -418,27 +281,17 @@
   async function exported(kind) {
     const answer = await ask("judge-export", { job: current.id, kind, grades: current.grades });
     if (!answer.ok) {
-      ui.error.textContent = answer.message;
+      showError(answer.message);
       return null;
     }
     return answer;
-  }
-
-  function save(file) {
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(file.blob);
-    link.download = file.name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   }
 
   for (const kind of ["qrels", "json"]) {
     $(`[data-action="export-${kind}"]`).addEventListener("click", () =>
       act(async () => {
         const file = await exported(kind);
-        if (file) save(file);
+        if (file) kit.save(file.blob, file.name);
       })
     );
   }
@@ -466,50 +319,31 @@
 
   // --- the list of jobs -------------------------------------------------------------------------
 
+  /** List the stored jobs as Python words them; resolves with [{record, summary}]. */
   async function listJobs() {
-    const records = await allJobs();
-    const items = await Promise.all(records.map(async (record) => ({ record, grades: await storedGrades(record.id) })));
+    const items = await store.jobs();
     const answer = items.length
-      ? await ask("judge-summarize", {
-          jobs: items.map(({ record, grades }) => ({
-            job: record.job,
-            grades: Object.fromEntries(Object.entries(grades).filter(([, entry]) => entry.grade !== null)),
-          })),
-        })
+      ? await ask("judge-summarize", { jobs: items.map(({ record, grades }) => ({ job: record.job, grades })) })
       : { summaries: [] };
+    const listed = items.map(({ record }, index) => ({ record, summary: (answer.summaries[index] || {}).summary || {} }));
     ui.jobsEmpty.hidden = items.length > 0;
     ui.jobsList.replaceChildren(
-      ...items.map(({ record }, index) => {
-        const summary = (answer.summaries[index] || {}).summary || {};
-        const row = document.createElement("li");
-        row.className = "judge-job";
-        row.dataset.job = record.id;
-        const text = document.createElement("p");
-        const names = Object.values(summary.inputs || {}).map((input) => input.name);
-        text.textContent = [names.join(", "), summary.text, summary.time].filter(Boolean).join(" · ");
-        const resume = document.createElement("button");
-        resume.type = "button";
-        resume.dataset.action = "resume-judging";
-        resume.textContent = W.resume;
-        resume.addEventListener("click", () => act(() => load(record.id)));
-        const remove = document.createElement("button");
-        remove.type = "button";
-        remove.dataset.action = "delete-job";
-        remove.textContent = W.delete;
+      ...listed.map(({ record, summary }) => {
+        const row = el("li", { class: "judge-job", "data-job": record.id });
+        const resume = el("button", { type: "button", "data-action": "resume-judging" }, W.resume);
+        resume.addEventListener("click", () => act(async () => open(await store.job(record.id))));
+        const remove = el("button", { type: "button", "data-action": "delete-job" }, W.delete);
         remove.addEventListener("click", () => act(() => deleteJob(record.id)));
-        row.append(text, resume, remove);
+        row.append(el("p", {}, summary.line || ""), resume, remove);
         return row;
       })
     );
-    return items.map(({ record, grades }, index) => ({ record, grades, summary: (answer.summaries[index] || {}).summary || {} }));
+    return listed;
   }
 
   async function deleteJob(id) {
     if (!window.confirm(W.delete_confirm)) return;
-    await transact(["jobs", "texts", "state", "grades"], "readwrite", (transaction) => {
-      for (const store of ["jobs", "texts", "state"]) transaction.objectStore(store).delete(id);
-      transaction.objectStore("grades").delete(IDBKeyRange.bound([id, ""], [id, "\uffff"]));
-    });
+    await store.remove(id);
     ui.announce.textContent = W.deleted;
     await listJobs();
   }
@@ -525,20 +359,16 @@
 
   function newRequest() {
     const one = (slot) => chosenFiles(slot)[0] || null;
-    const runs = [];
-    for (const letter of LETTERS) {
-      const run = one(`run-${letter}`);
-      if (run) runs.push(run);
-    }
     return {
-      runs, pool: one("pool"), job: one("job"), qrels: one("qrels"), judge: one("judge-qrels"),
+      runs: config.runSlots.map((letter) => one(`run-${letter.toLowerCase()}`)).filter(Boolean),
+      pool: one("pool"), job: one("job"), qrels: one("qrels"), judge: one("judge-qrels"),
       queries: one("queries"), corpus: chosenFiles("corpus"),
       depth: setting("depth").value, sample: setting("sample").value, seed: setting("seed").value, scale: setting("scale").value,
     };
   }
 
   async function make(request) {
-    ui.error.textContent = "";
+    showError("");
     ui.cancel.hidden = false;
     lastRequest = request;
     const answer = await ask("judge-make", { request }, (message) => showStatus(message.text, message.fraction));
@@ -546,33 +376,17 @@
     showStatus(answer.cancelled ? W.cancelled : W.ready);
     if (answer.cancelled) return;
     if (!answer.ok) {
-      ui.error.textContent = answer.message + (answer.problems && answer.problems.length ? ` ${answer.problems.join(" ")}` : "");
+      showError(answer.message, answer.problems || []);
       ui.errorBox.focus();
       return;
     }
     const { job, grades, texts, notes } = answer.panel;
-    if (db) {
-      try {
-        await transact(["jobs", "texts", "state", "grades"], "readwrite", (transaction) => {
-          transaction.objectStore("jobs").put({ id: job.id, job, notes, created: Date.now() });
-          transaction.objectStore("texts").put({ id: job.id, texts });
-          transaction.objectStore("state").put({ id: job.id, position: 0, spent: 0 });
-          for (const [key, entry] of Object.entries(grades || {})) transaction.objectStore("grades").put({ job: job.id, key, ...entry });
-        });
-      } catch (error) {
-        writeFailed(error);
-      }
-    }
+    await store.add(job, texts, notes || [], grades || {});
     if (request.job) ui.announce.textContent = W.imported;
-    await open(job, texts, { ...(grades || {}) }, firstUnjudged(job, grades || {}), 0, notes || []);
+    await open({ job, texts, notes: notes || [], grades: { ...(grades || {}) } });
   }
 
-  const firstUnjudged = (job, grades) => {
-    const index = job.pairs.findIndex((pair) => !(grades[pair.join("\t")] && grades[pair.join("\t")].grade !== null));
-    return index < 0 ? 0 : index;
-  };
-
-  $('[data-action="start-judging"]').addEventListener("click", () => act(() => make(newRequest())));
+  ui.start.addEventListener("click", () => act(() => make(newRequest())));
 
   $('[data-action="sample-job"]').addEventListener("click", () =>
     act(async () => {
@@ -593,6 +407,7 @@
     for (const [id, asked] of waiting) asked.resolve({ id, ok: false, cancelled: true, message: W.cancelled });
     waiting.clear();
     ui.cancel.hidden = true;
+    ui.start.focus(); // «Cancelar» hides itself: the focus must not drop to <body>
     spawn(true);
     showStatus(W.cancelled);
   });
@@ -602,18 +417,12 @@
   async function start() {
     showStatus(W.loading);
     spawn();
-    db = await openStorage();
-    if (!db) storageFailed(W.storage_failed);
+    store = await window.raglabJudgeStore.open({ failed: storageFailed, heard });
     if (!(await ready)) return;
-    const jobs = await listJobs();
-    const open = jobs.filter(({ record, grades }) =>
-      record.job.pairs.some((pair) => !(grades[pair.join("\t")] && grades[pair.join("\t")].grade !== null))
-    );
-    if (open.length === 1) await load(open[0].record.id);
+    const unfinished = (await listJobs()).filter(({ summary }) => summary.finished === false);
+    if (unfinished.length === 1) await open(await store.job(unfinished[0].record.id));
   }
 
-  window.addEventListener("pagehide", () => {
-    if (current) savePosition();
-  });
+  window.addEventListener("pagehide", () => savePosition());
   act(start);
 })();

@@ -1,11 +1,12 @@
 /* panel-kit.js — what every panel's script shares («Tus datos», «Tu corpus», and the panels after them).
  *
  * A panel hands files to a worker of its own, shows its progress, and writes what Python answers.
- * This file holds that machinery once: building nodes, saving a file, drop zones, the sample's
- * download, and `panel(spec)`, a panel's worker, busy state, errors and messages, parameterised by
- * the panel's elements and callbacks. Loaded before the panel's own script (boot.js loads both on the
- * panel's first use); it words and computes nothing: every sentence comes in `spec.words`
- * (raglab_core.words), every number from the worker. Messages: the protocol at the top of worker.js.
+ * This file holds that machinery once: building nodes, saving a file, a status line with its progress,
+ * a refusal with its problems, drop zones, the sample's download, and `panel(spec)`, a panel's worker,
+ * busy state, errors and messages, parameterised by the panel's elements and callbacks. Loaded before
+ * the panel's own script (boot.js loads both on the panel's first use; the judging page links it before
+ * juzgar.js, which uses its pieces); it words and computes nothing: every sentence comes in `spec.words`
+ * (raglab_core.words), every number from the worker. Messages: the protocol at the top of worker-router.js.
  */
 (() => {
   "use strict";
@@ -73,6 +74,22 @@
     anchor.click();
     anchor.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  /** Say `text` in the status line `line` (a live region); `fraction` (0 to 1) on the progress `bar` too, which
+   * `fraction` undefined hides. */
+  function status(line, bar, text, fraction) {
+    line.textContent = text;
+    bar.hidden = fraction === undefined;
+    if (fraction !== undefined) bar.value = fraction;
+  }
+
+  /** Write `message` into `line` and a bad file's `problems` (Python's lines: at most ten, then how many more) as
+   * the items of `list`, hidden when there are none. */
+  function problems(line, list, message, found = []) {
+    line.textContent = message;
+    list.replaceChildren(...found.map((text) => el("li", {}, text)));
+    list.hidden = found.length === 0;
   }
 
   /** Make `zone` take dropped files: `take(dataTransfer)` gets them (it may be async). */
@@ -199,20 +216,18 @@
      * A message, and a bad file's problems as a list (Python's lines: at most ten, then how many more),
      * tied to the field it is about (written under that field when it has a line of its own).
      */
-    function showError(message, problems = [], field = null, slot = null) {
+    function showError(message, found = [], field = null, slot = null) {
       const own = field in fieldLines ? fieldLines[field] : null;
       for (const line of Object.values(fieldLines)) line.textContent = line === own ? message : "";
-      ui.errorLine.textContent = own ? "" : message;
-      ui.problemList.replaceChildren(...problems.map((text) => el("li", {}, text)));
-      ui.problemList.hidden = problems.length === 0;
+      problems(ui.errorLine, ui.problemList, own ? "" : message, found);
       markInvalid(message ? spec.fieldControls(field, slot) : [], field);
     }
 
     /** The job failed: say so in the status line (a live region), show why, and move the focus to the reason. */
-    function fail(message, problems = [], field = null, slot = null) {
+    function fail(message, found = [], field = null, slot = null) {
       setRunning(false);
       status.textContent = words.failed;
-      showError(message, problems, field, slot);
+      showError(message, found, field, slot);
       if (spec.onFail) spec.onFail(field);
       const control = field in fieldLines ? spec.fieldControls(field, slot)[0] : null;
       (control || ui.errorBox).focus();
@@ -237,8 +252,7 @@
       if (!message.type.startsWith(prefix)) return; // the boot's progress: the lab's status line says it
       const noun = message.type.slice(prefix.length);
       if (noun === "progress") {
-        bar.value = message.fraction;
-        status.textContent = message.text;
+        kit.status(status, bar, message.text, message.fraction);
       } else if (spec.on[noun]) {
         spec.on[noun](message);
       }
@@ -341,5 +355,6 @@
     };
   }
 
-  window.raglabPanelKit = { el, svg, headRow, reading, options, save, dropZone, panel };
+  const kit = { el, svg, headRow, reading, options, save, status, problems, dropZone, panel };
+  window.raglabPanelKit = kit;
 })();

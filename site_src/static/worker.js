@@ -1,116 +1,12 @@
-/* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker).
+/* worker.js — runs raglab_core under Pyodide, off the main thread (a module worker): its boot.
  *
  * Fast path: restore a memory snapshot made at build time (snapshot.mjs), in which raglab_core is
  * already imported. Fallback: the plain boot (runtime + standard library + the core's wheel). Both
  * take the runtime's wasm from its brotli copy, decoded here, and check the SHA-256 the build
- * recorded before using what they downloaded, in any context (plain HTTP included). Every number
- * and sentence comes from raglab_core.browser (compute_json for the lab; a bridge for each panel,
- * EvaluationBridge for «Tus datos» and CorpusBridge for «Tu corpus», whose code, data-worker.js and
- * corpus-worker.js with worker-kit.js, is imported on the panel's first job); this file only loads
- * Python and passes JSON through.
- *
- * Its messages, in and out, all here: one scheme, "<part>-<verb>" in (page → worker) and "<part>-<noun>"
- * out (worker → page), where the part is the boot, the lab or a panel. A message about one job of a panel
- * carries the job's `id` (the page's count of its jobs); the page ignores answers about a job it has
- * since replaced, and a worker answers only about the job it holds. Failures come in two kinds, never
- * mixed: "boot-failure", the worker cannot serve (Python did not load, or its script did not run), and
- * a refusal of one input ("lab-refusal"; a panel's "-result" with `ok: false`), after which the worker
- * serves on.
- *
- * The boot (every worker, the lab's and each panel's: boot.js starts them):
- * @typedef {{type: "boot-start", pyodide: string, runtime: string, wasm: {url: string, integrity: string},
- *   decoder: {module: string, wasm: string}, wheel: {url: string, sha256: string},
- *   snapshot: ({url: string, integrity: string, size: number, xorBytes: number,
- *   layout: {head: number, page: number, runs: number[][]},
- *   progress: Array<[number, number, string]>, keptCache: string} | null),
- *   lock: object, kit: string, panels: Object<string, string>, texts: Object<string, string>}} BootStartMessage
- *   Where Python is (boot.js; `wasm`, the runtime's wasm as its brotli copy, and `decoder`:
- *   raglab_site/runtime.py; the snapshot's entry: raglab_site/snapshot.py); `kit`: worker-kit.js's URL;
- *   `panels`: each panel's part of the worker by panel name ({data: data-worker.js's URL, corpus:
- *   corpus-worker.js's}); `texts`: every sentence this worker says, by name (raglab_core.words.worker_texts,
- *   put in the page at build time).
- * @typedef {{type: "boot-progress", text: string, fraction: number}} BootProgressMessage  While Python loads.
- * @typedef {{type: "boot-notice", text: string}} BootNoticeMessage  A problem the boot recovered from.
- * @typedef {{type: "boot-ready", boot: ("snapshot" | "plain"), milestones: object}} BootReadyMessage
- * @typedef {{type: "boot-failure", text: ?string, detail: string}} BootFailureMessage  The worker cannot
- *   serve: `text` says why (null when its script itself failed, sent by boot.js: the page words it),
- *   `detail` is the cause, for the console.
- *
- * The lab (lab.js):
- * @typedef {{type: "lab-compute", state: object, ahead?: boolean}} LabComputeMessage  A lab state;
- *   `ahead`: one lab.js asks for before the user does.
- * @typedef {{type: "lab-view", view: object, ms: number, ahead: boolean}} LabViewMessage  compute's view.
- * @typedef {{type: "lab-refusal", ahead: boolean, text?: string, detail?: ?string}} LabRefusalMessage
- *   Python refused (or failed on) a state: for an `ahead` one, nothing more (said if and when the user
- *   asks for it); otherwise `text` says why and `detail` is the refused field, or the trace when
- *   Python itself failed.
- *
- * «Tus datos» (data.js, data-worker.js), `id` its evaluation:
- * @typedef {{name: string, file?: File, text?: string}} DataFile  A chosen file or pasted text.
- * @typedef {{type: "data-evaluate", id: number, request: {qrels: DataFile, runs: DataFile[],
- *   measures: string, ties: string, complete: boolean, fusion: (object | null), judge: (DataFile | null),
- *   judgeForRuns: boolean, judgeSample: boolean}}} DataEvaluateMessage
- *   1 to 12 runs (0 with `judge`); `fusion`: raglab_core.runs.fused.fusion_settings; `judge`: a judge's
- *   qrels, compared with `qrels` (raglab_core.judges.agreement_session; `judgeForRuns`: the runs evaluated with it;
- *   `judgeSample`: it is the page's synthetic sample).
- *   Answered by "data-progress" ({fraction, text}), then "data-result".
- * @typedef {{type: "data-sort", id: number, request: number, column: number, ascending: boolean,
- *   limit: number}} DataSortMessage  The first `limit` per-query rows of that evaluation, sorted by
- *   `column`; `request` numbers the asks of one table. Answered by "data-rows".
- * @typedef {{type: "data-open", id: number, qid: string}} DataOpenMessage  A query's first documents in
- *   each run (raglab_core.runs.panel.query_detail). Answered by "data-detail".
- * @typedef {{type: "data-compare", id: number, baseline: number, candidate: number}} DataCompareMessage
- *   Two of three runs or more compared in detail (raglab_core.runs.panel.pair_view). Answered by
- *   "data-comparison".
- * @typedef {{type: "data-export", id: number, kind: ("json" | "csv" | "fused" | "agreement")}} DataExportMessage
- *   What `eval --json` prints, the per-query table, the fused run as `fuse` prints it, or what `agree
- *   --json` prints. Answered by
- *   "data-file".
- * @typedef {{type: "data-progress", id: number, fraction: number, text: string}} DataProgressMessage
- * @typedef {{type: "data-result", id: number, ok: boolean, panel?: object, message?: string,
- *   problems?: string[], field?: string, slot?: string, internal?: boolean, detail?: string}} DataResultMessage
- *   The panel (raglab_core.runs.panel.panel_view, without its rows but with `row_count`; with a judge,
- *   `agreement`, raglab_core.judges.panel.agreement_view, and no means without runs), or why the input
- *   was refused (`internal`: Python failed; `detail` its trace; `slot` "judge": the judge's qrels).
- * @typedef {{type: "data-rows", id: number, request: number, rows: (object[][] | null)}} DataRowsMessage
- *   `rows` null: this worker does not hold that evaluation's rows.
- * @typedef {{type: "data-detail", id: number, ok: boolean, detail?: object}} DataDetailMessage
- * @typedef {{type: "data-comparison", id: number, ok: boolean, comparison?: object, message?: string}} DataComparisonMessage
- * @typedef {{type: "data-file", id: number, ok: boolean, name?: string, blob?: Blob,
- *   message?: string}} DataFileMessage  A file to save.
- * (Questions about an evaluation this worker does not hold: rows null, detail, comparison and file unanswered.)
- *
- * «Tu corpus» (corpus.js, corpus-worker.js), `id` its measurement:
- * @typedef {{type: "corpus-measure", id: number, request: {corpus: DataFile[], queries: ?DataFile,
- *   evidence: ?DataFile, qrels: ?DataFile (one at least), chunks: ?DataFile, run: ?DataFile, sweep: string,
- *   baseline: string, k1: string, b: string, at: string}}} CorpusMeasureMessage  Answered by
- *   "corpus-progress", one "corpus-row" per configuration, then "corpus-result".
- * @typedef {{type: "corpus-open", id: number, qid: string, first: number, second: number}} CorpusOpenMessage
- *   A query's chunks in two configurations. Answered by "corpus-detail".
- * @typedef {{type: "corpus-export", id: number, kind: ("json" | "chunks" | "chunk-run" | "document-run"),
- *   index: number}} CorpusExportMessage  Answered by "corpus-file".
- * @typedef {{type: "corpus-progress", id: number, fraction: number, text: string}} CorpusProgressMessage
- * @typedef {{type: "corpus-row", id: number, row: object}} CorpusRowMessage  raglab_core.corpus.panel.config_row.
- * @typedef {{type: "corpus-result", id: number, ok: boolean, panel?: object, message?: string,
- *   problems?: string[], field?: string, slot?: string, internal?: boolean, detail?: string}} CorpusResultMessage
- * @typedef {{type: "corpus-detail", id: number, ok: boolean, detail?: object}} CorpusDetailMessage
- *   raglab_core.corpus.panel.query_detail.
- * @typedef {{type: "corpus-file", id: number, ok: boolean, name?: string, blob?: Blob, message?: string}} CorpusFileMessage
- * (Questions about a measurement this worker does not hold: unanswered.)
- *
- * The judging page (juzgar.js, judge-worker.js), `id` its request:
- * @typedef {{type: "judge-make", id: number, request: {runs: DataFile[], pool: ?DataFile, job: ?DataFile,
- *   qrels: ?DataFile, judge: ?DataFile, queries: ?DataFile, corpus: DataFile[], depth: string, sample: string,
- *   seed: string, scale: string}}} JudgeMakeMessage  Answered by "judge-progress", then "judge-result"
- *   ({ok, panel: {job, grades, texts, notes}} or the refusal, as a panel's).
- * @typedef {{type: "judge-load", id: number, job: object, texts: object}} JudgeLoadMessage  The job to judge
- *   (raglab_core.browser.JudgeDesk); answered by "judge-loaded".
- * @typedef {{type: "judge-view", id: number, index: number, grades: object, spent: number}} JudgeViewMessage
- *   Answered by "judge-pair" ({ok, view}: raglab_core.judges.judging.pair_view).
- * @typedef {{type: "judge-export", id: number, kind: ("qrels" | "json"), grades: object}} JudgeExportMessage
- *   Answered by "judge-file".
- * @typedef {{type: "judge-summarize", id: number, jobs: Array<{job: object, grades: object}>}} JudgeSummarizeMessage
- *   Answered by "judge-summaries" (the list of stored jobs, worded).
+ * recorded before using what they downloaded, in any context (plain HTTP included). This file only
+ * loads Python; every other message goes to worker-router.js (imported at "boot-start", while Python
+ * loads), which hands it to the lab's part or to a panel's, each with the same `answer(message, tools)`.
+ * The messages, in and out, are documented there, all in one place.
  */
 
 let TEXTS = {}; // raglab_core.words.worker_texts, from "boot-start": this file words nothing itself
@@ -129,9 +25,7 @@ def _install(wheel, expected_sha256):
 _install
 `;
 
-let computeJson = null;
 let afterReady = null; // work that waits until the page is ready (keeping the snapshot)
-let evaluationBridge = null; // raglab_core.browser.EvaluationBridge, for «Tus datos»
 let booting = null;
 // Boot milestones (absolute ms since the epoch), sent with "ready" for bench/page.py.
 const milestones = { workerStart: performance.timeOrigin };
@@ -592,15 +486,11 @@ async function boot(config) {
 }
 
 function connect(bridge) {
-  computeJson = bridge.compute_json;
-  evaluationBridge = bridge.EvaluationBridge;
-  corpusBridge = bridge.CorpusBridge;
-  pythonBridge = bridge;
+  python = bridge;
 }
 
-let pythonBridge = null; // raglab_core.browser itself: the judging page's desk (JudgeDesk, judge_summary)
+let python = null; // raglab_core.browser, once the boot has connected it
 
-let corpusBridge = null; // raglab_core.browser.CorpusBridge
 // «Tu corpus»'s Python and the judges' are not in the snapshot (raglab_core.browser.ON_FIRST_USE): after a
 // snapshot boot, the first measurement, or the first evaluation with a judge's qrels, adds them from the
 // core's wheel. The plain boot installed the whole wheel.
@@ -617,65 +507,12 @@ function firstUseCodeFromWheel(bridge, wheel) {
         throw error;
       }));
 }
-let kitModule = null; // worker-kit.js's URL (from "boot-start")
-let kit = null; // worker-kit.js: imported with the first panel module
-let panelModules = {}; // each panel's part of the worker, by name: URLs (from "boot-start")
-const panelCode = {}; // the same, imported on the panel's first job
 
-/**
- * The panels' parts of the worker: the verb that starts a job, the bridge it runs with (null until the
- * boot has connected it) and what must be in place first. Every other "<panel>-<verb>" is a question
- * about a finished job, answered by the panel's module (if it was ever imported).
- */
-const PANELS = {
-  data: {
-    start: "evaluate",
-    bridge: () => evaluationBridge,
-    ready: (message) => (message.request && message.request.judge ? addFirstUseCode() : Promise.resolve()),
-  },
-  corpus: { start: "measure", bridge: () => corpusBridge, ready: () => addFirstUseCode() },
-  // The judging page (juzgar.js, judge-worker.js): "judge-make" streams its files into a JudgeBridge;
-  // its other verbs ask about a stored job, at any time (`always`: not only after a job of this worker).
-  judge: { start: "make", bridge: () => pythonBridge && pythonBridge.JudgeBridge, ready: () => addFirstUseCode(), always: true },
-};
-
-async function panelJob(name, verb, message) {
-  const part = PANELS[name];
-  if (verb !== part.start) {
-    if (part.always) {
-      await booting;
-      if (!part.bridge()) return; // the boot failed and said so
-      kit ??= import(kitModule);
-      panelCode[name] ??= import(panelModules[name]);
-      await part.ready();
-      (await panelCode[name]).answer(message, post, await kit, pythonBridge);
-    } else if (panelCode[name]) (await panelCode[name]).answer(message, post, await kit); // about a finished job
-    return;
-  }
-  await booting;
-  if (!part.bridge()) return; // the boot failed and said so
-  try {
-    kit ??= import(kitModule);
-    panelCode[name] ??= import(panelModules[name]);
-    await part.ready(message);
-    await (await panelCode[name]).start(part.bridge(), message, post, await kit);
-  } catch (error) {
-    post(`${name}-result`, {
-      id: message.id,
-      ok: false,
-      internal: true,
-      message: TEXTS.evaluate_failed,
-      detail: String(error && error.stack ? error.stack : error),
-    });
-  }
-}
+let router = null; // worker-router.js's route for every other message, imported at "boot-start"
 
 self.addEventListener("message", async (event) => {
   const message = event.data;
-  const [part, verb] = message.type.split(/-(.*)/s);
   if (message.type === "boot-start") {
-    kitModule = message.kit;
-    panelModules = message.panels;
     TEXTS = message.texts;
     booting = boot(message).then(
       (how) => {
@@ -691,20 +528,16 @@ self.addEventListener("message", async (event) => {
         });
       }
     );
-  } else if (part in PANELS) {
-    await panelJob(part, verb, message);
-  } else if (message.type === "lab-compute") {
-    await booting;
-    if (!computeJson) return; // the boot failed and said so
-    const ahead = Boolean(message.ahead);
-    try {
-      const started = performance.now();
-      const result = JSON.parse(computeJson(JSON.stringify(message.state)));
-      if (result.ok) post("lab-view", { view: result.view, ms: performance.now() - started, ahead });
-      else post("lab-refusal", ahead ? { ahead } : { ahead, text: result.text, detail: result.internal ? result.detail : result.field });
-    } catch (error) {
-      // An `ahead` state's failure is said if and when the user asks for this state.
-      post("lab-refusal", ahead ? { ahead } : { ahead, text: TEXTS.compute_failed, detail: String(error && error.stack ? error.stack : error) });
-    }
+    const booted = () => booting.then(() => python);
+    router = import(message.router).then(
+      (module) => module.router({ post, booted, texts: TEXTS, slots: message.slots, kit: message.kit, panels: message.panels,
+        firstUse: () => addFirstUseCode() }),
+      (error) => {
+        post("boot-failure", { text: TEXTS.boot_failed, detail: String(error && error.stack ? error.stack : error) });
+        return () => {}; // nothing can be answered
+      }
+    );
+  } else if (router) {
+    await (await router)(message);
   }
 });

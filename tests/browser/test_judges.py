@@ -2,13 +2,15 @@
 runs; the page's values and its download are `agree --json`'s, the warnings come before the verdict, and the
 section fits a phone with no accessibility violation."""
 
+import contextlib
+import io
 import json
-import subprocess
-import sys
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
+
+from raglab_core.__main__ import main as command_line
 
 from ..conftest import ROOT
 from ..core.judges.test_panel import collection
@@ -31,10 +33,16 @@ def files(tmp_path_factory):
     return paths
 
 
+def agree_json(*paths) -> str:
+    """What ``python -m raglab_core agree PATHS --json`` prints, run in this process (no second Python started)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert command_line(["agree", *map(str, paths), "--json"]) == 0
+    return printed.getvalue()
+
+
 def agree(files, *slots):
-    paths = [files[slot] for slot in ("qrels", "judge-qrels", *slots)]
-    return subprocess.run([sys.executable, "-m", "raglab_core", "agree", *map(str, paths), "--json"],
-                          capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    return agree_json(*(files[slot] for slot in ("qrels", "judge-qrels", *slots)))
 
 
 def shown_values(page):
@@ -121,9 +129,7 @@ def test_the_synthetic_sample_shows_a_lenient_judge_flipping_a_significant_pair_
     page.click('[data-action="judges-sample"]')
     evaluated(page)
     sample = ROOT / "site_src" / "data" / "sample"
-    labels = json.loads(subprocess.run(
-        [sys.executable, "-m", "raglab_core", "agree", str(sample / "qrels.txt"), str(sample / "qrels-llm.txt"), "--json"],
-        capture_output=True, text=True, check=True, cwd=ROOT).stdout)["labels"]
+    labels = json.loads(agree_json(sample / "qrels.txt", sample / "qrels-llm.txt"))["labels"]
     assert float(page.get_attribute('[data-agreement="kappa"]', "data-value")) == labels["kappa"]
     expect(page.locator('[data-panel-output="means"] tr')).to_have_count(5)
     expect(page.locator('[data-output="agreement-warnings"] li[data-code="judge_lenient"]')).to_have_count(1)

@@ -143,8 +143,8 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
         assert 'integrity="sha384-' in tag, tag
     for url, integrity in lazy.items():
         assert integrity.startswith("sha384-") and integrity == subresource_integrity((dist / url).read_bytes()), url
-    # The inline scripts (boot.js, frame.js) and each page's one inline stylesheet (raglab_site/stylesheets.py)
-    # are allowed by the SHA-256 of their exact text, in the CSP's script-src and style-src.
+    # The inline scripts (spawn.js, boot.js, frame.js) and each page's one inline stylesheet
+    # (raglab_site/stylesheets.py) are allowed by the SHA-256 of their exact text, in the CSP's script-src and style-src.
     import base64
     import hashlib
 
@@ -155,12 +155,13 @@ def test_scripts_and_styles_carry_subresource_integrity(dist):
     sheet_digests = {f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
                      for text in (sheets[0], judging[0])}
     inline = re.findall(r"<script>(.*?)</script>", html, re.DOTALL)
-    assert len(inline) == 2 and "new Worker" in inline[0] and "frameElement" in inline[1]
+    assert len(inline) == 3 and "new Worker" in inline[0] and "raglabSpawn(" in inline[1] and "frameElement" in inline[2]
     digests = [f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'" for text in inline]
     import html as entities
 
     csp = entities.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1))
-    assert f"'wasm-unsafe-eval' {' '.join(digests)};" in csp and "unsafe-inline" not in csp
+    script_src = re.search(r"script-src ([^;]+);", csp).group(1).split()
+    assert sorted(script_src) == sorted(["'self'", "'wasm-unsafe-eval'", *digests]) and "unsafe-inline" not in csp
     assert set(re.search(r"style-src 'self' ([^;]+);", csp).group(1).split()) == sheet_digests
     for match in re.finditer(r'<(script|link)\b[^>]*(?:src|href)="(assets/[^"]+\.(?:js|css))"[^>]*>', html):
         assert 'integrity="sha384-' in match.group(0)
@@ -515,7 +516,7 @@ def test_each_file_input_has_its_own_name(dist):
 
 
 def test_the_judging_page_is_built_like_the_lab(dist):
-    """dist/juzgar/ (issue 51): the lab's CSP, precompressed, no script of its own inline, every URL it names
+    """dist/juzgar/ (issue 51): the lab's CSP, precompressed, no script of its own inline (only the lab's spawn.js), every URL it names
     (its configuration's too) inside dist/, and linked both ways with the lab."""
     import html as entities
     import posixpath
@@ -525,9 +526,10 @@ def test_the_judging_page_is_built_like_the_lab(dist):
     policy = re.compile(r'http-equiv="Content-Security-Policy" content="([^"]+)"')
     assert policy.search(page).group(1) == policy.search(lab).group(1)
     assert (dist / "juzgar" / "index.html.br").is_file() and (dist / "juzgar" / "index.html.gz").is_file()
-    assert re.findall(r"<script>", page) == []  # the configuration is JSON, not a script
+    # the configuration is JSON, not a script; the one inline script is the lab's spawn.js, the same text
+    assert re.findall(r"<script>(.*?)</script>", page, re.S) == re.findall(r"<script>(.*?)</script>", lab, re.S)[:1]
     config = json.loads(entities.unescape(re.search(r'id="juzgar-config">(.*?)</script>', page, re.S).group(1)))
-    urls = re.findall(r'(?:src|href)="([^"#]+)', page) + [config["worker"], config["workerKit"], config["wheel"]["url"],
+    urls = re.findall(r'(?:src|href)="([^"#]+)', page) + [config["worker"], config["workerRouter"], config["workerKit"], config["wheel"]["url"],
                                                           *config["panelWorkers"].values(), config["sample"]["corpus"]]
     for url in urls:
         assert not urlsplit(url).scheme, url
