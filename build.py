@@ -208,7 +208,7 @@ def render_judging_page(env, config, assets, files, lab_config, lab_context) -> 
     """dist/juzgar/index.html, the judging page (DESIGN §4.13), from site_src/content/juzgar.md: one folder
     down, so its URLs start with ../; the lab's policy and inline stylesheet (no inline script of its own).
     Its sample job's files are added to ``files``."""
-    from raglab_core.judges.page_texts import page_words
+    from raglab_core.judges.words import page_words
 
     files.update(sample_files(SRC / "data" / "corpus"))
     page = read_page(SRC / "content" / "juzgar.md")
