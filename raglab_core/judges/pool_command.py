@@ -28,6 +28,7 @@ import sys
 from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.decoding import NotUTF8, read_text_chunks, undecodable
+from ..runs.inputs import MAX_RUNS
 from ..runs.statistics import SEED
 from .pooling import choose, pool_text, read_qrels, read_tops
 
@@ -40,7 +41,7 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
         description="Print, as query_id<TAB>doc_id lines, every document in the top K of any RUN (each ranked as "
         "trec_eval ranks it: score descending, ties by docid descending), minus the pairs QRELS already judges. "
         "Order: queries sorted, then each document by its best rank over the runs, then docid. The judging page "
-        "takes up to 12 runs.",
+        f"takes up to {MAX_RUNS} runs.",
     )
     _arguments(pool.add_argument)
     return pool
