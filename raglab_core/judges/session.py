@@ -26,13 +26,18 @@ judge again after a reload, without the files.
 ([['q1', 'd1']], 'Los gatos duermen.')
 """
 
+from ..corpus.documents import CorpusReader, corpus_slots, documents_from_files
+from ..corpus.lines import WholeText
+from ..corpus.queries import QueriesReader
 from ..errors import LabError
 from ..runs.inputs import SLOTS
 from ..runs.statistics import SEED
 from ..runs.stream import StreamSession
 from ..runs.trec import QrelsReader, RunReader
 from ..settings import number_setting
-from . import words
+from . import pooling, words
+from .job import import_json, make_job
+from .pooling import read_pool, top
 
 LIMIT = 200_000_000
 """The largest input (bytes) the page reads: the corpus is streamed and only the pooled documents are kept."""
@@ -75,8 +80,6 @@ class JudgeSession(StreamSession):
         if self.names["pool"] and not self.names["job"]:
             first = ["pool"]
         self.order = first + [s for s in ("qrels", "judge") if self.names[s]] + ["queries"]
-        from ..corpus.documents import corpus_slots
-
         self.corpus_ids, corpus_order, self.many_documents = corpus_slots(self.names["corpus"])
         self.order += corpus_order
         self.runs, self.pool_pairs, self.judged, self.judge = [], None, None, None
@@ -127,19 +130,13 @@ class JudgeSession(StreamSession):
 
     def _reader(self, slot: str, name: str):
         """The reader of file ``slot``: the same as ``pool``'s, ``eval``'s and «Tu corpus»'s."""
-        from ..corpus.lines import WholeText
-
         if slot in self.slots:
             return RunReader(name)
         if slot in ("qrels", "judge"):
             return QrelsReader(name)
         if slot == "queries":
-            from ..corpus.queries import QueriesReader
-
             return QueriesReader(name)
         if slot.startswith("corpus/") and not self.many_documents:
-            from ..corpus.documents import CorpusReader
-
             return CorpusReader(name)
         return WholeText(name)  # a pool file, a job, a document file
 
@@ -155,8 +152,6 @@ class JudgeSession(StreamSession):
         return False
 
     def end(self) -> None:
-        from .pooling import top
-
         slot = self.slot
         if slot in self.slots:
             self.runs.append({qid: top(scores, self.settings["depth"]) for qid, scores in self.reader.close().items()})
@@ -165,19 +160,13 @@ class JudgeSession(StreamSession):
         elif slot == "judge":
             self.judge = self.reader.close()
         elif slot == "pool":
-            from .pooling import read_pool
-
             self.pool_pairs = read_pool(self.reader.close(), self.name())
         elif slot == "job":
-            from .job import import_json
-
             self.job, self.grades = import_json(self.reader.close())
         elif slot == "queries":
             queries = self.reader.close()
             self.queries = {qid: queries[qid] for qid in self.needed_queries if qid in queries}
         elif slot.startswith("corpus/"):
-            from ..corpus.documents import documents_from_files
-
             documents = self.reader.close()
             if self.many_documents:  # one document file: its text
                 documents = documents_from_files([(self.corpus_ids[int(slot.split("/")[1])], documents)])
@@ -188,9 +177,6 @@ class JudgeSession(StreamSession):
 
     def _make_job(self) -> None:
         """Draw the pairs (the code of ``pool``) and make the job, before the queries and the corpus are read."""
-        from . import pooling
-        from .job import make_job
-
         settings = dict(self.settings)
         if self.runs:
             pairs, notices = pooling.choose(self.runs, settings["depth"], self.judged, settings["sample"],
