@@ -220,7 +220,7 @@ def render_judging_page(env, config, assets, files, lab_config, lab_context, sty
     down, so its URLs start with ../; the lab's policy, its own inline stylesheet (the base and print sheets) and
     the lab's inline worker spawn (spawn.js).
     Its sample job's files are added to ``files``."""
-    from raglab_core.judges.page_texts import page_words
+    from raglab_core.judges.words import page_words
 
     files.update(sample_files(SRC / "data" / "corpus"))
     page = read_page(SRC / "content" / "juzgar.md")

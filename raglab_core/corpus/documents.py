@@ -33,6 +33,8 @@ References
 import os
 from typing import NamedTuple
 
+from ..errors import LabError
+from ..runs.decoding import format_name
 from .lines import FirstLines, LineReader, identifier, json_object, text_field
 
 LAYOUT = '{"_id": ..., "text": ...} and optionally "title"'
@@ -128,3 +130,37 @@ def similar_id(doc_id: str, ids) -> str | None:
     wanted = stem(doc_id)
     found = [other for other in ids if stem(other) == wanted]
     return found[0] if len(found) == 1 else None
+
+
+def folder_ids(names: list) -> list:
+    """The documents' ids for the corpus's file names: a dropped folder's paths lose the folder's own name
+    (``notas/a.txt`` is ``a.txt``, as ``chunks notas/`` names it).
+
+    >>> folder_ids(["notas/a.txt", "notas/sub/b.md"]), folder_ids(["a.txt"])
+    (['a.txt', 'sub/b.md'], ['a.txt'])
+    """
+    parts = [name.split("/") for name in names]
+    if len(names) == 1:
+        return [parts[0][-1]]
+    if all(len(part) > 1 for part in parts) and len({part[0] for part in parts}) == 1:
+        return ["/".join(part[1:]) for part in parts]
+    return list(names)
+
+
+def corpus_slots(names: list) -> tuple:
+    """How a corpus given as the files ``names`` is read: ``(ids, slots, many)``. ``many``: the files are documents
+    (several, or one ``.txt``/``.md``), each slot (``"corpus/i"``) a document file, hidden and other files
+    skipped, ``ids`` the documents' ids (:func:`folder_ids`); otherwise one ``corpus.jsonl``, one slot. A folder with
+    no document file is a ``LabError``.
+
+    >>> corpus_slots(["notas/a.txt", "notas/foto.png", "notas/b.md"])
+    (['a.txt', 'foto.png', 'b.md'], ['corpus/0', 'corpus/2'], True)
+    >>> corpus_slots(["corpus.jsonl"])
+    (['corpus.jsonl'], ['corpus/0'], False)
+    """
+    many = len(names) > 1 or is_document_file(format_name(names[0]))
+    ids = folder_ids(names)
+    slots = [f"corpus/{i}" for i, name in enumerate(ids) if not many or is_document_file(name)]
+    if not slots:
+        raise LabError("no_text_files", field="corpus", name=names[0].split("/")[0])
+    return ids, slots, many

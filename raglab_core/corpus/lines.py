@@ -166,3 +166,26 @@ class FirstLines(dict):
 
 __all__ = ["LineReader", "Problem", "TrecFormatError", "excerpt", "json_object", "identifier", "text_field",
            "offset", "FirstLines"]
+
+
+class WholeText:
+    """A file read whole, as a folder's document or a file parsed at its end is: its chunks, joined when it ends
+    (the readers' ``feed``/``close``, for a session that reads every file through a reader).
+
+    >>> text = WholeText("a.txt")
+    >>> text.feed("Hola, "); text.feed("mundo.")
+    >>> text.close()
+    'Hola, mundo.'
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self.parts = []
+
+    def feed(self, text: str) -> None:
+        """The next chunk of the file's text."""
+        self.parts.append(text)
+
+    def close(self) -> str:
+        """The whole text."""
+        return "".join(self.parts)

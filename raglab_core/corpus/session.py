@@ -33,24 +33,24 @@ the bytes ``chunks --json`` prints for the same files and settings.
 [('2:0', '1,000'), ('4:1', '1,000')]
 """
 
-import math
 import re
 
 from ..errors import LabError
-from ..formatting import decimal
 from ..runs.inputs import read_all
 from ..runs.statistics import RESAMPLES
 from ..runs.stream import StreamSession
 from ..runs.decoding import format_name
 from ..runs.trec import parse_qrels, parse_run
+from ..settings import number_setting, written_number
 from ..words import (TOKENIZING_PROGRESS, baseline_progress, config_intervals_progress, corpus_reading_progress,
                      indexing_progress, own_run_progress, queries_progress)
 from .bm25 import B, DEPTH, K1
 from .chroma import QuestionsReader
 from .chunks import chunk_table
-from .documents import CorpusReader, documents_from_files, is_document_file
+from .documents import CorpusReader, corpus_slots, documents_from_files
 from .evaluate import CUTS, evaluate_chunks_run, evaluate_config, prepare
 from .exchange import ChunksReader, chunk_lines, run_lines
+from .lines import WholeText
 from .panel import DEFAULT_SWEEP, LIMITS, config_row, panel_view, query_detail, table_columns
 from .queries import QueriesReader
 from .spans import SpansReader
@@ -64,19 +64,6 @@ SUBJECTS = {"corpus": ("El corpus", "ocupa"), "queries": ("Las consultas", "ocup
 """Each input as the sentence that refuses it, too big, names it."""
 
 
-def _number(text, field: str, label: str, low: float, high: float | None) -> float:
-    """A decimal setting written with a comma or a point, within ``[low, high]`` (a ``LabError`` otherwise)."""
-    value = str(text if text is not None else "").strip().replace(",", ".")
-    try:
-        number = float(value)
-    except ValueError:
-        number = math.nan
-    if not math.isfinite(number) or number < low or (high is not None and number > high):
-        bound = f"entre {decimal(low, 1)} y {decimal(high, 1)}" if high is not None else f"mayor o igual que {decimal(low, 1)}"
-        raise LabError.page(f"{label} debe ser un número {bound}: «{str(text).strip()}» no lo es.", field=field)
-    return number
-
-
 def parse_cuts(text) -> list:
     """The cuts k, ``"1,3,5,10"`` or ``"1 3 5 10"``: whole numbers from 1 to 100, sorted, repeats dropped.
 
@@ -84,11 +71,12 @@ def parse_cuts(text) -> list:
     [1, 5, 10]
     """
     items = [item for item in re.split(r"[\s,;]+", str(text or "").strip()) if item]
-    if not items or not all(item.isascii() and item.isdigit() and 1 <= int(item) <= 100 for item in items) \
+    numbers = [written_number(item, whole=True) for item in items]
+    if not items or not all(number is not None and 1 <= number <= 100 for number in numbers) \
             or len(set(items)) > 8:
         raise LabError.page("Los cortes k deben ser entre 1 y 8 enteros de 1 a 100, separados por comas: «1,3,5,10».",
                             field="at")
-    return sorted({int(item) for item in items})
+    return sorted(set(numbers))
 
 
 class Settings:
@@ -105,8 +93,8 @@ class Settings:
                 raise LabError("config_baseline", field="baseline", value=wanted,
                                configs=", ".join(config_name(*c) for c in self.configs))
             self.baseline = self.configs.index(config)
-        self.k1 = _number(settings.get("k1", K1), "k1", "k1", 0.0, None)
-        self.b = _number(settings.get("b", B), "b", "b", 0.0, 1.0)
+        self.k1 = number_setting(settings.get("k1", K1), "k1", "k1", 0.0)
+        self.b = number_setting(settings.get("b", B), "b", "b", 0.0, 1.0)
         self.cuts = parse_cuts(settings.get("at") or ",".join(map(str, CUTS)))
         self.depth = DEPTH
 
@@ -129,21 +117,6 @@ class Settings:
         if self.cuts != list(CUTS):
             parts += ["--at", ",".join(map(str, self.cuts))]
         return " ".join(parts + ["--json"])
-
-
-def folder_ids(names: list) -> list:
-    """The documents' ids for the corpus's file names: a dropped folder's paths lose the folder's own name
-    (``notas/a.txt`` is ``a.txt``, as ``chunks notas/`` names it).
-
-    >>> folder_ids(["notas/a.txt", "notas/sub/b.md"]), folder_ids(["a.txt"])
-    (['a.txt', 'sub/b.md'], ['a.txt'])
-    """
-    parts = [name.split("/") for name in names]
-    if len(names) == 1:
-        return [parts[0][-1]]
-    if all(len(part) > 1 for part in parts) and len({part[0] for part in parts}) == 1:
-        return ["/".join(part[1:]) for part in parts]
-    return list(names)
 
 
 class CorpusSession(StreamSession):
@@ -182,11 +155,7 @@ class CorpusSession(StreamSession):
             raise LabError.page("Tus chunks y tu run van juntos: elige los dos, o ninguno para medir las "
                                 "configuraciones.", field=missing)
         self.check_sizes(request.get("sizes"), LIMITS, SUBJECTS, self.settings.command(self.names))
-        many = len(corpus) > 1 or is_document_file(format_name(corpus[0]))
-        self.ids = folder_ids(corpus)
-        self.order = [f"corpus/{i}" for i, name in enumerate(self.ids) if not many or is_document_file(name)]
-        if not self.order:
-            raise LabError("no_text_files", field="corpus", name=corpus[0].split("/")[0])
+        self.ids, self.order, many = corpus_slots(corpus)
         self.order += ["evidence", "queries"] if self.chroma else ["queries", "evidence"]
         self.order += ["qrels"]
         self.order = [slot for slot in self.order if slot.startswith("corpus/") or self.names[slot]]
@@ -195,7 +164,6 @@ class CorpusSession(StreamSession):
         self.many = many
         self.position = -1
         self.reader = None
-        self.parts = []
         self.files, self.documents, self.queries, self.spans, self.qrels = [], None, None, [], None
         self.chunk_spans = self.chunk_run = None
         self.prepared = None
@@ -224,8 +192,7 @@ class CorpusSession(StreamSession):
         if slot is None:
             return None
         name = self.name(slot)
-        self.parts = []
-        self.reader = None
+        self.reader = WholeText(name)
         if slot.startswith("corpus/") and not self.many:
             self.reader = CorpusReader(name)
         elif slot == "queries":
@@ -241,20 +208,17 @@ class CorpusSession(StreamSession):
 
     def feed(self, text: str, done=None) -> bool:
         """The next chunk of the file's text; ``False``: go on reading it."""
-        if self.reader is not None:
-            self.reader.feed(text)
-        else:
-            self.parts.append(text)
+        self.reader.feed(text)
         return False
 
     def end(self) -> None:
         """End the file being read."""
         slot = self.slot
         if slot.startswith("corpus/"):
-            if self.reader is not None:
-                self.documents = self.reader.close()
+            if self.many:
+                self.files.append((self.ids[int(slot.split("/")[1])], self.reader.close()))
             else:
-                self.files.append((self.ids[int(slot.split("/")[1])], "".join(self.parts)))
+                self.documents = self.reader.close()
         elif slot == "queries":
             self.queries = self.reader.close()
         elif slot == "evidence":
@@ -266,10 +230,10 @@ class CorpusSession(StreamSession):
         elif slot == "chunks":
             self.chunk_spans = self.reader.close()
         elif slot == "qrels":  # as the command line reads --qrels: the whole text
-            self.qrels = parse_qrels("".join(self.parts), self.name(slot))
+            self.qrels = parse_qrels(self.reader.close(), self.name(slot))
         elif slot == "run":
-            self.chunk_run = parse_run("".join(self.parts), self.name(slot))
-        self.parts, self.reader = [], None
+            self.chunk_run = parse_run(self.reader.close(), self.name(slot))
+        self.reader = None
 
     def _documents(self):
         if self.documents is None:

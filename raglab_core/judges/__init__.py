@@ -15,8 +15,9 @@ by label and system by system (DESIGN §4.12), and which pairs to judge and how 
   :mod:`~raglab_core.judges.grades` (the grades, two tabs' merged), :mod:`~raglab_core.judges.marking` (the
   query's words marked), :mod:`~raglab_core.judges.progress` (how far a job is, the time spent, where to resume),
   :mod:`~raglab_core.judges.pair_view` (what the page shows of a pair), :mod:`~raglab_core.judges.exports` (qrels,
-  the job's file, the list of jobs) and :mod:`~raglab_core.judges.session` (the files read into a job), in the words
-  of :mod:`~raglab_core.judges.words` and :mod:`~raglab_core.judges.page_texts`.
+  the job's file, the list of jobs) and :mod:`~raglab_core.judges.session` (the files read into a job);
+* :mod:`~raglab_core.judges.words`: the judges' words, in Spanish (the scales, the progress, the sessions' refusals,
+  the judging page's texts).
 
 It imports the kernel, :mod:`raglab_core.runs` (its readers, evaluation, comparison and statistics) and
 :mod:`raglab_core.corpus` (its tokens, and its readers of queries and documents), never :mod:`raglab_core.lab`

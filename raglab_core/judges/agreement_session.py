@@ -22,6 +22,7 @@ from ..errors import LabError
 from ..runs.inputs import SLOTS, Reading
 from ..runs.report import require_common_queries
 from ..runs.session import EvaluationSession
+from . import words
 from .agreement import agreement_json, agreement_report
 from .panel import agreement_view
 
@@ -91,7 +92,7 @@ class AgreementSession(EvaluationSession):
     def __init__(self, settings, progress=None):
         super().__init__(settings, progress)
         judge = settings.get("judge")
-        self.judge_name = judge if isinstance(judge, str) and judge.strip() else "juicios"
+        self.judge_name = judge if isinstance(judge, str) and judge.strip() else words.JUDGE_NAME
         self.reference_name = self.qrels_name
         self.for_runs = settings.get("judge_for_runs") is True
         self.sample = settings.get("judge_sample") is True  # the page's synthetic judge: the reading says so
@@ -127,7 +128,7 @@ class AgreementSession(EvaluationSession):
         """The evaluation's panel (none without runs) with the agreement's view under ``"agreement"``."""
         reference, judging = self.reading.reference, self.reading.judge
         if judging.qrels is None:
-            raise LabError.page("Lee primero los qrels y después los runs, en orden.")
+            raise LabError.page(words.QRELS_FIRST)
         panel = super().finish() if self.names else {"rows": []}
         theirs = self.reading.judge_evaluations
         runs = [(name, reference.evaluations[slot], theirs[slot]) for name, slot in zip(self.names, SLOTS)]

@@ -25,9 +25,10 @@ import random
 from datetime import datetime, timezone
 
 from ..errors import LabError
+from ..runs.statistics import SEED
 from . import words
 from .grades import grade_key
-from .pooling import DEFAULT_SEED, is_id, shuffled
+from .pooling import is_id, shuffled
 
 FORMAT = "raglab-judging"
 VERSION = 1
@@ -47,7 +48,7 @@ def _count_or_none(value, field):
 def _settings(settings: dict) -> dict:
     if not isinstance(settings, dict):
         raise _bad("settings", "object")
-    seed = settings.get("seed", DEFAULT_SEED)
+    seed = settings.get("seed", SEED)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise _bad("seed", "integer")
     scale = settings.get("scale", 4)
@@ -94,10 +95,10 @@ def make_job(settings: dict, pairs, inputs: dict, created: str | None = None) ->
     """A job to judge ``pairs`` (in the pool's order; see the module's docstring), JSON-able.
 
     ``settings``: ``depth`` and ``sample`` (integers ≥ 1, or ``None``), ``seed`` (default
-    :data:`~raglab_core.judges.pooling.DEFAULT_SEED`) and ``scale`` (4, the default, or 2); ``inputs``: the files'
-    names and sizes, kept to list the job; ``created``: an ISO 8601 moment (default: now, UTC). The ``id`` is the
-    first 16 hexadecimal digits of the SHA-256 of the rest, so one job made twice is one job. A
-    :class:`LabError` names a bad setting.
+    :data:`~raglab_core.runs.statistics.SEED`, the ``pool`` command's) and ``scale`` (4, the default, or 2);
+    ``inputs``: the files' names and sizes, kept to list the job; ``created``: an ISO 8601 moment (default: now,
+    UTC). The ``id`` is the first 16 hexadecimal digits of the SHA-256 of the rest, so one job made twice is one
+    job. A :class:`LabError` names a bad setting.
     """
     settings = _settings(settings)
     if not isinstance(inputs, dict):

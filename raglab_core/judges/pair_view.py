@@ -53,7 +53,7 @@ def pair_view(job: dict, index: int, grades: dict, queries: dict, documents: dic
     ('q1\\td1', 0, 0, ['0 · No relevante', '1 · Relevante'])
     """
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(job["pairs"]):
-        raise LabError.page(f"No hay ningún par {index} en este trabajo.", field="index")
+        raise LabError.page(words.NO_SUCH_PAIR.format(index=index), field="index")
     qid, docid = job["pairs"][index]
     notes = []
     query = queries.get(qid)

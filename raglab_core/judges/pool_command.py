@@ -7,8 +7,8 @@
 Prints the depth-K pool of the runs as TSV, one ``query_id<TAB>doc_id`` line per pair, minus the pairs the qrels F
 already judge, in the pool's order (:mod:`raglab_core.judges.pooling`: queries sorted, then each document by its
 best rank over the runs, then docid). With ``--sample N``, N pairs drawn at random, seeded by S (default
-:data:`~raglab_core.judges.pooling.DEFAULT_SEED`); with ``--judge J`` (a model's qrels), only the pool's pairs J
-grades, and with ``--sample`` a sample of them stratified by J's grade (the allocation is
+:data:`~raglab_core.runs.statistics.SEED`, the judging page's default too); with ``--judge J`` (a model's qrels),
+only the pool's pairs J grades, and with ``--sample`` a sample of them stratified by J's grade (the allocation is
 :func:`~raglab_core.judges.pooling.allocation`'s). Runs and qrels are read as ``eval`` reads them (TREC, BEIR TSV,
 JSON; gzipped or not).
 
@@ -28,7 +28,9 @@ import sys
 from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.decoding import NotUTF8, read_text_chunks, undecodable
-from .pooling import DEFAULT_SEED, choose, pool_text, read_qrels, read_tops
+from ..runs.inputs import MAX_RUNS
+from ..runs.statistics import SEED
+from .pooling import choose, pool_text, read_qrels, read_tops
 
 
 def add_parser(subcommands) -> argparse.ArgumentParser:
@@ -39,7 +41,7 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
         description="Print, as query_id<TAB>doc_id lines, every document in the top K of any RUN (each ranked as "
         "trec_eval ranks it: score descending, ties by docid descending), minus the pairs QRELS already judges. "
         "Order: queries sorted, then each document by its best rank over the runs, then docid. The judging page "
-        "takes up to 12 runs.",
+        f"takes up to {MAX_RUNS} runs.",
     )
     _arguments(pool.add_argument)
     return pool
@@ -51,7 +53,7 @@ def _arguments(add):
     add("--qrels", metavar="F", help="qrels already made: the pairs they judge (any grade) are left out")
     add("--sample", type=at_least(1), metavar="N",
         help="draw N pairs at random (with --judge: stratified by the judge's grade)")
-    add("--seed", type=int, metavar="S", help=f"the sample's seed (default {DEFAULT_SEED})")
+    add("--seed", type=int, metavar="S", help=f"the sample's seed (default {SEED})")
     add("--judge", metavar="J",
         help="a model's qrels: keep only the pool's pairs it grades; with --sample, stratify by its grade")
 
@@ -71,7 +73,7 @@ def run(args, parser) -> int:
     """``pool``: read the runs and qrels, print the pairs; return the exit status."""
     if args.seed is not None and args.sample is None:
         parser.error("pool: --seed is the seed of --sample, which is missing")
-    seed = DEFAULT_SEED if args.seed is None else args.seed
+    seed = SEED if args.seed is None else args.seed
     files = [(path, "run", lambda name, chunks: read_tops(name, chunks, args.depth)) for path in args.runs]
     files += [(path, "qrels", read_qrels) for path in (args.qrels, args.judge) if path is not None]
     found, errors = [], []

@@ -50,21 +50,23 @@ import math
 import random
 from itertools import zip_longest
 
-from ..errors import LabError
+from ..checks import whole_number
 from ..runs.evaluation import trec_order
+from ..runs.statistics import SEED
 from ..runs.trec import QrelsReader, RunNotGrouped, RunReader, TextReader
 from .agreement import Notice
 
-DEFAULT_SEED = 42
-"""The seed of a sample when none is given (``eval``'s randomization test's too)."""
 
 
-def _check_count(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LabError("not_integer", field=name, name=name)
-    if value < minimum:
-        raise LabError("below_minimum", field=name, name=name, minimum=minimum)
-    return value
+def top(scores: dict, depth: int) -> dict:
+    """A run's top ``depth`` documents for one query, ``{docid: score}`` in rank order (as trec_eval ranks them,
+    :func:`~raglab_core.runs.evaluation.trec_order`): the one cut of a run to the pool's depth, wherever a run is
+    read (``pool``'s files, the judging page's) or pooled.
+
+    >>> top({"a": 1.0, "b": 3.0, "c": 2.0}, 2)
+    {'b': 3.0, 'c': 2.0}
+    """
+    return {docid: scores[docid] for docid in trec_order(scores, depth)}
 
 
 def pool(runs, depth: int, judged=None) -> list[tuple[str, str]]:
@@ -74,12 +76,12 @@ def pool(runs, depth: int, judged=None) -> list[tuple[str, str]]:
     >>> pool([{"q2": {"x": 1.0}, "q1": {"b": 1.0, "a": 1.0}}], 1)
     [('q1', 'b'), ('q2', 'x')]
     """
-    _check_count(depth, "depth", 1)
+    whole_number(depth, "depth", 1)
     judged = judged or {}
     runs = list(runs)
     pairs = []
     for qid in sorted({qid for run in runs for qid in run}):
-        orders = [trec_order(run[qid], depth) for run in runs if qid in run]
+        orders = [list(top(run[qid], depth)) for run in runs if qid in run]
         seen = set(judged.get(qid, ()))  # the judged are never new
         # rank by rank over the runs: a document first met at rank r has best rank r (set operations, in C)
         for tier in zip_longest(*orders):
@@ -118,13 +120,13 @@ def shuffled(items, rng: random.Random) -> list:
     return [items[i] for i in _permutation(len(items), len(items), rng)]
 
 
-def sample(pairs, n: int, seed: int = DEFAULT_SEED) -> list:
+def sample(pairs, n: int, seed: int = SEED) -> list:
     """``n`` of ``pairs`` drawn at random (all when ``n`` ≥ their number), seeded, in their order.
 
     >>> sample([("q1", "a"), ("q1", "b"), ("q2", "c"), ("q2", "d")], 2, seed=7)
     [('q1', 'a'), ('q1', 'b')]
     """
-    _check_count(n, "sample", 0)
+    whole_number(n, "sample", 0)
     pairs = list(pairs)
     return [pairs[i] for i in _draw(len(pairs), min(n, len(pairs)), random.Random(seed))]
 
@@ -136,7 +138,7 @@ def allocation(counts: dict, n: int) -> dict:
     >>> allocation({0: 3, 2: 1}, 10), allocation({0: 50, 1: 30, 2: 20}, 2), allocation({0: 5, 1: 5}, 3)
     ({0: 3, 2: 1}, {0: 1, 1: 1, 2: 0}, {0: 2, 1: 1})
     """
-    _check_count(n, "sample", 0)
+    whole_number(n, "sample", 0)
     grades = sorted(grade for grade, count in counts.items() if count > 0)
     total = sum(counts[grade] for grade in grades)
     if n >= total:
@@ -158,7 +160,7 @@ def allocation(counts: dict, n: int) -> dict:
     return taken
 
 
-def stratified(judge_qrels, n: int, seed: int = DEFAULT_SEED, exclude=None) -> list[tuple[str, str]]:
+def stratified(judge_qrels, n: int, seed: int = SEED, exclude=None) -> list[tuple[str, str]]:
     """``n`` of the pairs ``judge_qrels`` (a model's ``{qid: {docid: grade}}``) judges, minus those ``exclude``
     (``{qid: {docid: …}}``, e.g. qrels already made) holds, stratified by the model's grade (:func:`allocation`),
     each stratum sampled as :func:`sample` samples; the pairs sorted by query, then docid.
@@ -167,7 +169,7 @@ def stratified(judge_qrels, n: int, seed: int = DEFAULT_SEED, exclude=None) -> l
     >>> stratified(judge, 3, seed=1)
     [('q1', 'a'), ('q1', 'd'), ('q2', 'f')]
     """
-    _check_count(n, "sample", 0)
+    whole_number(n, "sample", 0)
     exclude = exclude or {}
     strata = {}
     for qid in sorted(judge_qrels):
@@ -184,7 +186,7 @@ def stratified(judge_qrels, n: int, seed: int = DEFAULT_SEED, exclude=None) -> l
     return sorted(chosen)
 
 
-def choose(runs, depth: int, judged=None, n=None, seed: int = DEFAULT_SEED, judge=None):
+def choose(runs, depth: int, judged=None, n=None, seed: int = SEED, judge=None):
     """What ``pool`` prints and the judging page judges: ``(pairs, notices)``.
 
     The depth-``depth`` pool of ``runs`` minus the pairs ``judged`` holds (:func:`pool`). With a model's qrels
@@ -240,11 +242,10 @@ def read_tops(name: str, chunks, depth: int) -> dict:
     >>> read_tops("r.txt", lambda: ["q1 Q0 a 1 0.5 t\\nq1 Q0 b 2 0.9 t\\nq2 Q0 c 1 1 t\\nq1 Q0 d 3 0.7 t\\n"], 2)
     {'q1': {'b': 0.9, 'd': 0.7}, 'q2': {'c': 1.0}}
     """
-    _check_count(depth, "depth", 1)
+    whole_number(depth, "depth", 1)
     for grouped in (True, False):
         tops = {}
-        reader = RunReader(name, lambda qid, scores: tops.__setitem__(qid, {
-            docid: scores[docid] for docid in trec_order(scores, depth)}), grouped)
+        reader = RunReader(name, lambda qid, scores: tops.__setitem__(qid, top(scores, depth)), grouped)
         try:
             for text in chunks():
                 reader.feed(text)

@@ -17,35 +17,34 @@ protocol of :class:`raglab_core.runs.stream.StreamSession`; nothing leaves the b
 {docid: {"title", "text"}}}, "notes": [sentences]}``: what the page stores (IndexedDB) to judge, and
 judge again after a reload, without the files.
 
->>> session = judge_files({"name": "q.tsv", "text": "q1\\tgatos"},
-...                       [{"name": "c.jsonl", "text": '{"_id": "d1", "text": "Los gatos duermen."}'}],
-...                       runs=[{"name": "r.txt", "text": "q1 Q0 d1 1 2.0 x\\nq1 Q0 d9 2 1.0 x"}],
-...                       settings={"depth": "1"})
->>> session["job"]["pairs"], session["texts"]["documents"]["d1"]["text"]
+>>> from raglab_core.runs.inputs import read_all
+>>> texts = {"A": "q1 Q0 d1 1 2.0 x\\nq1 Q0 d9 2 1.0 x", "queries": "q1\\tgatos",
+...          "corpus/0": '{"_id": "d1", "text": "Los gatos duermen."}'}
+>>> session = JudgeSession({"runs": ["r.txt"], "queries": "q.tsv", "corpus": ["c.jsonl"], "depth": "1"})
+>>> made = read_all(session, lambda slot: [texts[slot]]).finish()
+>>> made["job"]["pairs"], made["texts"]["documents"]["d1"]["text"]
 ([['q1', 'd1']], 'Los gatos duermen.')
 """
 
+from ..corpus.documents import CorpusReader, corpus_slots, documents_from_files
+from ..corpus.lines import WholeText
+from ..corpus.queries import QueriesReader
 from ..errors import LabError
-from ..runs.evaluation import trec_order
-from ..runs.inputs import SLOTS, read_all
+from ..runs.inputs import SLOTS
+from ..runs.statistics import SEED
 from ..runs.stream import StreamSession
 from ..runs.trec import QrelsReader, RunReader
-from ..words import megabytes
-from . import page_texts as judge_words
+from ..settings import number_setting
+from . import pooling, words
+from .job import import_json, make_job
+from .pooling import read_pool, top
 
 LIMIT = 200_000_000
 """The largest input (bytes) the page reads: the corpus is streamed and only the pooled documents are kept."""
-
-
-def _whole_number(text, field: str, label: str, low: int, high: int, default=None) -> int | None:
-    """A setting written as a whole number within ``[low, high]``; ``default`` when empty."""
-    value = str(text if text is not None else "").strip()
-    if not value:
-        return default
-    if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
-        raise LabError.page(judge_words.NUMBER_SETTING.format(label=label, low=low, high=high, value=value),
-                            field=field)
-    return int(value)
+LIMITS = {key: LIMIT for key in (*SLOTS, "pool", "job", "qrels", "judge", "queries", "corpus")}
+NUMBER_SETTINGS = {"depth": (1, 10_000, 10), "sample": (1, 1_000_000, None), "seed": (0, 2**32 - 1, SEED)}
+"""Each number setting's lowest and highest value and its default (``None``: no sample, every pair). The seed's is
+the ``pool`` command's (:data:`raglab_core.runs.statistics.SEED`): the same files draw the same pairs."""
 
 
 class JudgeSession(StreamSession):
@@ -59,40 +58,34 @@ class JudgeSession(StreamSession):
     def __init__(self, request: dict, progress=None):
         super().__init__(progress)
         if not isinstance(request, dict):
-            raise LabError.page("La petición debe ser un objeto JSON.")
+            raise LabError.page(words.NOT_A_REQUEST)
         names = lambda key: [n for n in (request.get(key) or []) if isinstance(n, str) and n]  # noqa: E731
         one = lambda key: request.get(key) if isinstance(request.get(key), str) and request.get(key) else None  # noqa: E731
         self.names = {"runs": names("runs")[: len(SLOTS)], "corpus": names("corpus")}
         for key in ("pool", "job", "qrels", "judge", "queries"):
             self.names[key] = one(key)
-        self.settings = {
-            "depth": _whole_number(request.get("depth"), "depth", "La profundidad", 1, 10_000, 10),
-            "sample": _whole_number(request.get("sample"), "sample", "La muestra", 1, 1_000_000, None),
-            "seed": _whole_number(request.get("seed"), "seed", "La semilla", 0, 2**32 - 1, 0),
-            "scale": 2 if str(request.get("scale")) == "2" else 4,
-        }
+        self.settings = {key: number_setting(request.get(key), key, words.SETTING_LABELS[key], low, high, whole=True,
+                                             default=default) for key, (low, high, default) in NUMBER_SETTINGS.items()}
+        self.settings["scale"] = 2 if str(request.get("scale")) == "2" else 4
         if not (self.names["runs"] or self.names["pool"] or self.names["judge"] or self.names["job"]):
-            raise LabError.page(judge_words.NEED_PAIRS, field="run-a")
+            raise LabError.page(words.NEED_PAIRS, field="run-a")
         if not self.names["queries"]:
-            raise LabError.page(judge_words.NEED_QUERIES, field="queries")
+            raise LabError.page(words.NEED_QUERIES, field="queries")
         if not self.names["corpus"]:
-            raise LabError.page(judge_words.NEED_CORPUS, field="corpus")
-        sizes = request.get("sizes") if isinstance(request.get("sizes"), dict) else {}
-        self.sizes = sizes
-        for key, size in sizes.items():
-            total = sum(size) if isinstance(size, list) else size if isinstance(size, int) else 0
-            if total > LIMIT:
-                raise LabError.page(judge_words.TOO_BIG.format(size=megabytes(total), limit=megabytes(LIMIT)), field=key)
+            raise LabError.page(words.NEED_CORPUS, field="corpus")
+        self.sizes = request.get("sizes") if isinstance(request.get("sizes"), dict) else {}
+        self.check_sizes(self.sizes, LIMITS, words.input_subjects(), None)
         self.slots = dict(zip(SLOTS, self.names["runs"]))
         first = list(self.slots) if not self.names["job"] else ["job"]
         if self.names["pool"] and not self.names["job"]:
             first = ["pool"]
         self.order = first + [s for s in ("qrels", "judge") if self.names[s]] + ["queries"]
-        self.order += [f"corpus/{i}" for i in range(len(self.names["corpus"]))]
+        self.corpus_ids, corpus_order, self.many_documents = corpus_slots(self.names["corpus"])
+        self.order += corpus_order
         self.runs, self.pool_pairs, self.judged, self.judge = [], None, None, None
         self.job, self.grades, self.queries, self.documents = None, {}, {}, {}
         self.needed_queries, self.needed_documents = set(), set()
-        self.reader, self.parts = None, []
+        self.reader = None
         self.notes = []
 
     # --- the files' names, as errors give them ------------------------------------------------
@@ -126,80 +119,64 @@ class JudgeSession(StreamSession):
                 self.needed_documents.add(doc_id)
         self.position += 1
         slot = self.slot
-        self.reader, self.parts = None, []
+        self.reader = None
         if slot is None:
             return None
         name = self.name(slot)
-        if slot in self.slots:
-            self.reader = RunReader(name)
-        elif slot in ("qrels", "judge"):
-            self.reader = QrelsReader(name)
-        elif slot == "queries":
-            from ..corpus.queries import QueriesReader
-
-            self.reader = QueriesReader(name)
-        elif slot.startswith("corpus/") and name.lower().endswith((".jsonl", ".json")):
-            from ..corpus.documents import CorpusReader
-
-            self.reader = CorpusReader(name)
+        self.reader = self._reader(slot, name)
         if self.heard:
-            self.progress(self.position / max(1, len(self.order)), judge_words.reading(name))
+            self.progress(self.position / max(1, len(self.order)), words.reading(name))
         return slot
 
+    def _reader(self, slot: str, name: str):
+        """The reader of file ``slot``: the same as ``pool``'s, ``eval``'s and «Tu corpus»'s."""
+        if slot in self.slots:
+            return RunReader(name)
+        if slot in ("qrels", "judge"):
+            return QrelsReader(name)
+        if slot == "queries":
+            return QueriesReader(name)
+        if slot.startswith("corpus/") and not self.many_documents:
+            return CorpusReader(name)
+        return WholeText(name)  # a pool file, a job, a document file
+
     def feed(self, text: str, done=None) -> bool:
-        if self.reader is not None:
-            self.reader.feed(text)
-        else:
-            self.parts.append(text)
+        self.reader.feed(text)
         if self.heard and done is not None:
             size = self.sizes.get(self.slot.split("/")[0] if self.slot else "")
             if isinstance(size, list):
                 size = size[int(self.slot.split("/")[1])] if self.slot.startswith("corpus/") else None
             if isinstance(size, int) and size:
                 self.progress((self.position + min(1, done / size)) / max(1, len(self.order)),
-                              judge_words.reading(self.name(), done, size))
+                              words.reading(self.name(), done, size))
         return False
 
     def end(self) -> None:
         slot = self.slot
         if slot in self.slots:
-            run = self.reader.close()
-            depth = self.settings["depth"]
-            self.runs.append({qid: {d: scores[d] for d in trec_order(scores)[:depth]} for qid, scores in run.items()})
+            self.runs.append({qid: top(scores, self.settings["depth"]) for qid, scores in self.reader.close().items()})
         elif slot == "qrels":
             self.judged = self.reader.close()
         elif slot == "judge":
             self.judge = self.reader.close()
         elif slot == "pool":
-            from .pooling import read_pool
-
-            self.pool_pairs = read_pool("".join(self.parts), self.name())
+            self.pool_pairs = read_pool(self.reader.close(), self.name())
         elif slot == "job":
-            from .job import import_json
-
-            self.job, self.grades = import_json("".join(self.parts))
+            self.job, self.grades = import_json(self.reader.close())
         elif slot == "queries":
             queries = self.reader.close()
             self.queries = {qid: queries[qid] for qid in self.needed_queries if qid in queries}
         elif slot.startswith("corpus/"):
-            if self.reader is not None:
-                documents = self.reader.close()
-                for doc_id in self.needed_documents & documents.keys():
-                    document = documents[doc_id]
-                    self.documents[doc_id] = {"title": document.title, "text": document.text}
-            else:
-                from ..corpus.session import folder_ids
-
-                doc_id = folder_ids(self.names["corpus"])[int(slot.split("/")[1])]
-                if doc_id in self.needed_documents:
-                    self.documents[doc_id] = {"title": "", "text": "".join(self.parts)}
-        self.reader, self.parts = None, []
+            documents = self.reader.close()
+            if self.many_documents:  # one document file: its text
+                documents = documents_from_files([(self.corpus_ids[int(slot.split("/")[1])], documents)])
+            for doc_id in self.needed_documents & documents.keys():
+                document = documents[doc_id]
+                self.documents[doc_id] = {"title": document.title, "text": document.text}
+        self.reader = None
 
     def _make_job(self) -> None:
         """Draw the pairs (the code of ``pool``) and make the job, before the queries and the corpus are read."""
-        from . import pooling
-        from .job import make_job
-
         settings = dict(self.settings)
         if self.runs:
             pairs, notices = pooling.choose(self.runs, settings["depth"], self.judged, settings["sample"],
@@ -214,7 +191,7 @@ class JudgeSession(StreamSession):
             count = settings["sample"] or sum(len(docs) for docs in self.judge.values())
             pairs = pooling.stratified(self.judge, count, settings["seed"], exclude=self.judged)
         if not pairs:
-            raise LabError.page(judge_words.NO_PAIRS, field="run-a")
+            raise LabError.page(words.NO_PAIRS, field="run-a")
         inputs = {}
         for key, value in self.names.items():
             size = self.sizes.get("A" if key == "runs" else key)
@@ -232,18 +209,6 @@ class JudgeSession(StreamSession):
         missing = [pair for pair in self.job["pairs"] if pair[0] not in self.queries or pair[1] not in self.documents]
         notes = list(self.notes)
         if missing:
-            notes.append(judge_words.missing_texts(len(missing), len(self.job["pairs"])))
+            notes.append(words.missing_texts(len(missing), len(self.job["pairs"])))
         return {"job": self.job, "grades": self.grades, "notes": notes,
                 "texts": {"queries": self.queries, "documents": self.documents}}
-
-
-def judge_files(queries, corpus, runs=(), settings=None, pool=None, qrels=None, judge=None, job=None) -> dict:
-    """:class:`JudgeSession` over whole texts (``{"name", "text"}`` each; ``corpus`` a list of them)."""
-    files = {"queries": queries, "pool": pool, "qrels": qrels, "judge": judge, "job": job}
-    files.update(zip(SLOTS, runs))
-    files.update((f"corpus/{i}", item) for i, item in enumerate(corpus))
-    request = {key: (item or {}).get("name") for key, item in files.items() if key in ("queries", "pool", "qrels", "judge", "job")}
-    request.update(runs=[run["name"] for run in runs], corpus=[item["name"] for item in corpus], **(settings or {}))
-    session = JudgeSession(request)
-    read_all(session, lambda slot: [files[slot]["text"]])
-    return session.finish()

@@ -1,5 +1,14 @@
-"""The judging page's words, in Spanish: the grade scales with their definitions, the progress sentences, the notes
-on a document shown in part, and the errors of a job file that cannot be continued.
+"""The judges' words, in Spanish: everything the judging page (``dist/juzgar/``) and «¿Te fías de tus juicios?»'s
+session say that is not a warning (those are :mod:`raglab_core.warning_messages`'), in one home.
+
+- the grade scales with their definitions (:data:`SCALES`), the progress sentences (:func:`progress_text`,
+  :func:`job_progress_text`, :func:`time_text`) and the notes on a pair (:func:`shortened_note`,
+  :data:`MISSING_QUERY`, :data:`MISSING_DOCUMENT`, :data:`NO_SUCH_PAIR`);
+- the errors of a job file that cannot be continued (:data:`BAD_FIELD`, :data:`REQUIREMENTS`, …);
+- the judging session's settings and refusals (:data:`SETTING_LABELS`, :data:`NEED_PAIRS`, …), its status lines
+  (:func:`reading`, :func:`missing_texts`) and the texts its script shows (:func:`page_words`, put in the page at
+  build time);
+- the agreement session's (:data:`JUDGE_NAME`, :data:`QRELS_FIRST`).
 
 The graded scale is TREC Deep Learning's (N. Craswell et al., "Overview of the TREC 2019 Deep Learning Track",
 2020, §3: *perfectly relevant*, *highly relevant*, *related*, *irrelevant*), its definitions put into Spanish; the
@@ -14,6 +23,8 @@ binary one keeps relevant and not relevant.
 """
 
 from ..formatting import integer
+from ..runs.inputs import SLOTS
+from ..words import megabytes
 
 SCALES = {
     4: (
@@ -79,6 +90,7 @@ def display_line(*parts: str) -> str:
 
 MISSING_QUERY = "Esta consulta no está en el fichero de consultas: juzga el documento por su identificador o sáltalo."
 MISSING_DOCUMENT = "Este documento no está en el corpus: no hay texto que mostrar."
+NO_SUCH_PAIR = "No hay ningún par {index} en este trabajo."
 
 # the errors of a job's JSON (import_json): each names the field
 NOT_JSON = "El fichero no es JSON válido (línea {line}, columna {column})."
@@ -97,3 +109,82 @@ REQUIREMENTS = {
     "grade": "debe ser un grado de la escala (0 a {top}) o null",
     "at": "debe ser un instante en milisegundos desde 1970 (un entero mayor o igual que 0)",
 }
+
+
+# --- the judging session: its settings, its refusals, its status lines ---------------------------------
+
+NOT_A_REQUEST = "La petición debe ser un objeto JSON."
+SETTING_LABELS = {"depth": "La profundidad", "sample": "La muestra", "seed": "La semilla"}
+"""Each number setting of a judging job as the sentence that refuses it names it."""
+
+
+def input_subjects() -> dict:
+    """Each input of a judging job as the sentence that refuses it, too big, names it: ``{input: (subject, verb)}``
+    (:meth:`raglab_core.runs.stream.StreamSession.check_sizes`).
+
+    >>> input_subjects()["B"], input_subjects()["qrels"]
+    (('El run B', 'ocupa'), ('Los qrels', 'ocupan'))
+    """
+    return {**{slot: (f"El run {slot}", "ocupa") for slot in SLOTS}, "pool": ("El fichero de pool", "ocupa"),
+            "job": ("El trabajo exportado", "ocupa"), "qrels": ("Los qrels", "ocupan"),
+            "judge": ("Los qrels del modelo", "ocupan"), "queries": ("Las consultas", "ocupan"),
+            "corpus": ("El corpus", "ocupa")}
+NEED_PAIRS = ("Faltan los pares que juzgar: elige uno o más runs, un fichero de pool, los qrels de un modelo "
+              "o un trabajo exportado (JSON).")
+NEED_QUERIES = "Faltan las consultas: elige un queries.jsonl o un TSV id<TAB>texto."
+NEED_CORPUS = "Falta el corpus: elige un corpus.jsonl o ficheros .txt/.md."
+NO_PAIRS = "No queda ningún par que juzgar: todos los pares del pool ya tienen juicio en los qrels que elegiste."
+
+
+def reading(name: str, done: int | None = None, size: int | None = None) -> str:
+    """The status line while file ``name`` is read.
+
+    >>> reading("corpus.jsonl", 1_500_000, 50_000_000).replace("\\u00a0", " ")
+    'Leyendo «corpus.jsonl» (1,5 de 50,0 MB)…'
+    """
+    if done is None or not size:
+        return f"Leyendo «{name}»…"
+    return f"Leyendo «{name}» ({megabytes(done)} de {megabytes(size)}\u00a0MB)…"
+
+
+def missing_texts(missing: int, total: int) -> str:
+    """The note when the queries or the corpus lack the texts of some pairs.
+
+    >>> missing_texts(1, 20)
+    'A 1 de los 20 pares le falta el texto de la consulta o del documento: se muestran vacíos.'
+    """
+    verb = "le falta" if missing == 1 else "les falta"
+    return f"A {integer(missing)} de los {integer(total)} pares {verb} el texto de la consulta o del documento: se muestran vacíos."
+
+
+def page_words() -> dict:
+    """The sentences juzgar.js shows, by name (the build puts them in the page's configuration)."""
+    return {
+        "loading": "Cargando Python en tu navegador…",
+        "ready": "Listo: elige tus ficheros o prueba el trabajo de ejemplo.",
+        "boot_failed": "No se pudo cargar Python en este navegador; los juicios guardados siguen aquí y puedes exportarlos.",
+        "storage_failed": ("Este navegador no deja guardar datos (modo privado o sin espacio): tus juicios se guardan "
+                           "solo en la memoria de esta pestaña y se pierden al cerrarla. Exporta los qrels o el JSON "
+                           "antes de salir."),
+        "storage_full": ("No queda espacio para guardar más juicios en este navegador: los nuevos se guardan solo en "
+                         "memoria. Exporta los qrels o el JSON antes de salir."),
+        "saved": "Guardado: {grade}. {progress}",
+        "undone": "Deshecho el juicio de este par. {progress}",
+        "other_tab": "Otra pestaña guardó un juicio de este trabajo.",
+        "delete_confirm": "¿Borrar este trabajo y todos sus juicios? No se puede deshacer.",
+        "deleted": "Trabajo borrado.",
+        "cancelled": "Lectura cancelada.",
+        "imported": "Trabajo importado: sigue donde lo dejaste.",
+        "finished": "Has juzgado todos los pares. Exporta los qrels o evalúa tus runs con ellos.",
+        "no_jobs": "Aún no hay trabajos guardados en este navegador.",
+        "resume": "Seguir",
+        "delete": "Borrar",
+        "sample_loading": "Preparando el trabajo de ejemplo…",
+    }
+
+
+# --- «¿Te fías de tus juicios?»'s session ----------------------------------------------------------------
+
+JUDGE_NAME = "juicios"
+"""The judge's qrels' name when the page gives none."""
+QRELS_FIRST = "Lee primero los qrels y después los runs, en orden."

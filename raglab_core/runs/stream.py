@@ -102,10 +102,11 @@ class StreamSession:
         UTF-8 (:func:`raglab_core.runs.decoding.undecodable`)."""
         raise undecodable(self.name(), self.field(), head, offset, byte)
 
-    def check_sizes(self, sizes, limits: dict, subjects: dict, command: str) -> None:
+    def check_sizes(self, sizes, limits: dict, subjects: dict, command: str | None) -> None:
         """Refuse an input bigger than the page takes, before anything is read: ``sizes`` ``{input: bytes (a list
         for an input of several files)}``, ``limits`` ``{input: most bytes}``, ``subjects`` ``{input: (its name
-        as a sentence's subject, the verb agreeing with it)}``; ``command``: the command line that measures it.
+        as a sentence's subject, the verb agreeing with it)}``; ``command``: the command line that measures it
+        (``None`` when no command does what the page does: the sentence says only what the page reads).
 
         >>> try:
         ...     StreamSession().check_sizes({"run": 9_000_000}, {"run": 8_000_000}, {"run": ("Tu run", "ocupa")}, "x")
@@ -120,6 +121,9 @@ class StreamSession:
             total = sum(size) if isinstance(size, list) else size if isinstance(size, int) else 0
             if total > limit:
                 subject, verb = subjects[slot]
+                if command is None:
+                    raise LabError.page(f"{subject} {verb} {megabytes(total)}{NBSP}MB, más de lo que esta página lee "
+                                        f"en el navegador ({megabytes(limit)}{NBSP}MB).", field=slot)
                 raise LabError.page(
                     f"{subject} {verb} {megabytes(total)}{NBSP}MB, más de lo que esta página mide "
                     f"en el navegador ({megabytes(limit)}{NBSP}MB). Mídelo en la línea de órdenes, que da las mismas "

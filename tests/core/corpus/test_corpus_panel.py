@@ -8,7 +8,8 @@ import pytest
 from raglab_core.__main__ import main
 from raglab_core.browser import CorpusBridge
 from raglab_core.corpus.panel import LIMITS
-from raglab_core.corpus.session import CorpusSession, folder_ids, measure_files
+from raglab_core.corpus.documents import folder_ids
+from raglab_core.corpus.session import CorpusSession, measure_files
 from raglab_core.errors import LabError
 from raglab_core.runs.lettered import adjusted_text
 

@@ -1,6 +1,7 @@
 """The judging page's session (raglab_core.judges.session): the files in, the pairs `pool` prints, only their texts kept."""
 
 import json
+import random
 
 import pytest
 
@@ -8,8 +9,9 @@ from raglab_core.errors import LabError
 from raglab_core.judges import pooling
 from raglab_core.judges.exports import export_json
 from raglab_core.judges.job import make_job
-from raglab_core.judges.session import judge_files
 from raglab_core.runs.trec import parse_run
+
+from tests.support.judging_files import judge_files
 
 QUERIES = {"name": "q.tsv", "text": "q1\tgatos negros\nq2\tperros\nq3\tsin pares\n"}
 CORPUS = [{"name": "c.jsonl", "text": "".join(json.dumps({"_id": d, "title": f"T {d}", "text": f"texto {d}"}) + "\n"
@@ -62,3 +64,52 @@ def test_missing_texts_are_noted():
     # Depth 1: q1 a (r1), q1 c (r2), q2 d (r1), q2 e (r2); the queries lack q2.
     made = judge_files({"name": "q.tsv", "text": "q1\tx\n"}, CORPUS, runs=RUNS, settings={"depth": "1"})
     assert made["notes"] == ["A 2 de los 4 pares les falta el texto de la consulta o del documento: se muestran vacíos."]
+
+
+def test_the_page_draws_by_default_the_sample_pool_draws_by_default(tmp_path, capsys):
+    """No seed given, the judging page and ``pool --sample`` draw the same pairs from the same runs: one default seed.
+    It would fail if either default changed alone, since another seed (0, say, the page's once) draws another sample."""
+    from raglab_core.__main__ import main
+
+    rng = random.Random(5)
+    runs = [{"name": f"r{r}.txt", "text": "".join(f"q{q} Q0 d{d} 1 {rng.random()} r\n" for q in range(3) for d in range(30))}
+            for r in range(2)]
+    paths = []
+    for run in runs:
+        (tmp_path / run["name"]).write_text(run["text"])
+        paths.append(str(tmp_path / run["name"]))
+
+    def pool_cli(*seed):
+        assert main(["pool", *paths, "--depth", "20", "--sample", "15", *seed]) == 0
+        return sorted(tuple(line.split("\t")) for line in capsys.readouterr().out.splitlines())
+
+    page = judge_files(QUERIES, CORPUS, runs=runs, settings={"depth": "20", "sample": "15"})
+    drawn = sorted(map(tuple, page["job"]["pairs"]))
+    assert len(drawn) == 15 and drawn == pool_cli()
+    assert pool_cli("--seed", "0") != drawn
+
+
+def test_a_setting_s_refusal_says_its_bounds_and_what_was_typed():
+    with pytest.raises(LabError) as error:
+        judge_files(QUERIES, CORPUS, runs=RUNS, settings={"depth": "1e3"})
+    assert (error.value.field, str(error.value).replace("\xa0", " ")) == (
+        "depth", "La profundidad debe ser un número entero de 1 a 10 000: «1e3» no lo es.")
+
+
+def test_a_document_folder_is_read_as_the_corpus_panel_reads_it():
+    """Text files are documents named by their path in the folder; other files are skipped, as «Tu corpus» skips them."""
+    folder = [{"name": "notas/a.md", "text": "# Gatos\nTexto a"}, {"name": "notas/foto.png", "text": "\x89PNG"},
+              {"name": "notas/b.txt", "text": "Texto b"}]
+    made = judge_files(QUERIES, folder, pool={"name": "pool.tsv", "text": "q1\ta.md\nq2\tb.txt\n"})
+    assert made["texts"]["documents"] == {"a.md": {"title": "", "text": "# Gatos\nTexto a"},
+                                          "b.txt": {"title": "", "text": "Texto b"}}
+
+
+def test_an_input_too_big_is_refused_before_anything_is_read():
+    from raglab_core.judges.session import LIMIT, JudgeSession
+
+    with pytest.raises(LabError) as error:
+        JudgeSession({"runs": ["r.txt"], "queries": "q.tsv", "corpus": ["a.txt", "b.txt"],
+                      "sizes": {"corpus": [LIMIT, 1]}})
+    assert (error.value.field, str(error.value).replace("\xa0", " ")) == (
+        "corpus", "El corpus ocupa 200,0 MB, más de lo que esta página lee en el navegador (200,0 MB).")

@@ -23,7 +23,22 @@ NOTICES = [
     Notice("few_runs", {"count": 1, "minimum": 3}),
     Notice("judge_lenient", {"mean": 0.1234, "low": 0.1, "high": 0.15}),
     Notice("judge_strict", {"mean": 0.05, "low": -0.08, "high": -0.02}),
+    # raglab_core.judges.pooling's, said by `pool` and the judging page
+    Notice("pool_empty", {}),
+    Notice("sample_whole_pool", {"count": 1234, "sample": 5000}),
+    Notice("judge_misses_pool", {"count": 1, "total": 40}),
+    Notice("judge_misses_pool", {"count": 12345, "total": 20000}),
 ]
+
+
+def test_every_code_of_the_judges_is_listed():
+    """The list above holds every warning the judges' modules can give (those of raglab_core.warning_messages
+    after the judges' first), so that a new one cannot go untested."""
+    from raglab_core.warning_messages import WARNINGS
+
+    codes = list(WARNINGS)
+    judges = codes[codes.index("kappa_undefined"):]
+    assert sorted({notice.template or notice.code for notice in NOTICES}) == sorted(judges)
 
 
 @pytest.mark.parametrize("notice", NOTICES, ids=lambda notice: notice.template or notice.code)
@@ -43,3 +58,7 @@ def test_numbers_are_written_as_each_language_writes_them():
     lenient = Notice("judge_lenient", {"mean": 0.1234, "low": 0.1, "high": 0.15}).render("es")
     assert "puntúa de media 0,123 más alto" in lenient and "de 0,100 a 0,150" in lenient
     assert Notice("few_runs", {"count": 1, "minimum": 3}).render("es") == "Solo hay 1 run: no hay ningún orden de runs que comparar."
+    missed = Notice("judge_misses_pool", {"count": 12345, "total": 20000})
+    assert missed.render("en").startswith("12345 pairs of the pool (20000 pairs) are not graded by the judge")
+    assert missed.render("es").startswith("El juez no califica 12\u00a0345 pares del pool (de 20\u00a0000)")
+    assert Notice("judge_misses_pool", {"count": 1, "total": 40}).render("es").startswith("El juez no califica 1 par ")
