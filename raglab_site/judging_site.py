@@ -111,7 +111,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
     """The judging page's configuration (its ``#juzgar-config``): where Python and the scripts are (URLs
     from ``dist/juzgar/``, one folder down), the runs' slots, the sample job's files, the default seed (the
     command line's), and every sentence juzgar.js shows."""
-    from raglab_core.judges.pooling import DEFAULT_SEED
+    from raglab_core.runs.statistics import SEED
 
     up = lambda url: "../" + url  # noqa: E731
     sample = sorted(path for path in files if path.startswith(BASE))
@@ -136,7 +136,7 @@ def judge_config(lab_config: dict, assets: dict, files: dict, words: dict) -> di
             "judge": up(BASE + "juez-lexico.txt"),
             "depth": str(SAMPLE_DEPTH),
         },
-        "seed": DEFAULT_SEED,  # the seed setting's default: the command line's (pool --seed)
+        "seed": SEED,  # the seed setting's default: the command line's (pool --seed)
         "lab": "../",
         "words": words,
     }

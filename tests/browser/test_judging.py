@@ -11,7 +11,7 @@ from raglab_core.judges.exports import export_json
 from raglab_core.judges.grades import merge_grades
 from raglab_core.judges.job import make_job
 from raglab_core.judges.pair_view import DISPLAY_CHARACTERS
-from raglab_core.judges.pooling import DEFAULT_SEED
+from raglab_core.runs.statistics import SEED
 from raglab_core.judges.progress import resume_index
 
 from ..support.chromium import CHROMIUM_ARGS, find_test_chromium
@@ -186,7 +186,7 @@ def test_the_page_resumes_and_merges_as_python_says_with_the_command_lines_seed(
     without a grade; every pair graded: the last), two tabs' grades meet as merge_grades has them meet, and the seed
     setting's default is the command line's (pool --seed)."""
     open_page(page, base_url, fresh=True)
-    expect(page.locator('[data-setting="seed"]')).to_have_value(str(DEFAULT_SEED))
+    expect(page.locator('[data-setting="seed"]')).to_have_value(str(SEED))
     for held, incoming in MERGES:
         merged = page.evaluate("([held, incoming]) => window.raglabJudgeStore.merged(held, incoming)", [held, incoming])
         assert merged == merge_grades(held, incoming), (held, incoming)
