@@ -51,9 +51,9 @@ import random
 from itertools import zip_longest
 
 from ..errors import LabError
+from ..notices import Notice
 from ..runs.evaluation import trec_order
 from ..runs.trec import QrelsReader, RunNotGrouped, RunReader
-from .agreement import Notice
 
 DEFAULT_SEED = 42
 """The seed of a sample when none is given (``eval``'s randomization test's too)."""
@@ -190,7 +190,7 @@ def choose(runs, depth: int, judged=None, n=None, seed: int = DEFAULT_SEED, judg
     The depth-``depth`` pool of ``runs`` minus the pairs ``judged`` holds (:func:`pool`). With a model's qrels
     ``judge``, only the pool's pairs it grades, and with ``n`` a sample of ``n`` of them stratified by its grade
     (:func:`stratified`); without ``judge``, with ``n``, a sample of ``n`` (:func:`sample`). Either way the pairs
-    keep the pool's order. ``notices`` (:class:`~raglab_core.judges.agreement.Notice`): ``pool_empty`` (nothing left
+    keep the pool's order. ``notices`` (:class:`~raglab_core.notices.Notice`): ``pool_empty`` (nothing left
     to judge), ``sample_whole_pool`` (``n`` is not below the number of pairs: all are kept),
     ``judge_misses_pool`` (pool pairs the model did not grade, left out).
 
