@@ -432,8 +432,8 @@ class JudgeDesk:
                           for doc_id, document in (texts.get("documents") or {}).items()}
 
     def view(self, index: int, grades_json: str) -> str:
-        """Pair ``index``: :func:`raglab_core.judges.judging.pair_view`."""
-        from .judges.judging import pair_view
+        """Pair ``index``: :func:`raglab_core.judges.pair_view.pair_view`."""
+        from .judges.pair_view import pair_view
 
         try:
             view = pair_view(self.job, int(index), json.loads(grades_json), self.queries, self.documents)
@@ -445,8 +445,8 @@ class JudgeDesk:
 
     def download(self, kind: str, grades_json: str) -> str:
         """``{"ok": true, "name", "type", "text"}``: the qrels of what was judged (``kind`` ``"qrels"``) or the job
-        as JSON (``"json"``), which :func:`raglab_core.judges.judging.import_json` continues."""
-        from .judges.judging import export_json, qrels_text
+        as JSON (``"json"``), which :func:`raglab_core.judges.job.import_json` continues."""
+        from .judges.exports import export_json, qrels_text
 
         try:
             grades = json.loads(grades_json)
@@ -462,8 +462,8 @@ class JudgeDesk:
 
 
 def judge_summary(job_json: str, grades_json: str) -> str:
-    """A stored job as the list of jobs shows it (:func:`raglab_core.judges.judging.job_summary`)."""
-    from .judges.judging import job_summary
+    """A stored job as the list of jobs shows it (:func:`raglab_core.judges.exports.job_summary`)."""
+    from .judges.exports import job_summary
 
     try:
         return json.dumps({"ok": True, "summary": job_summary(json.loads(job_json), json.loads(grades_json))})

@@ -8,7 +8,7 @@ holds the chunks of both. A handful of queries and a small depth keep the whole 
 export, evaluate, compare with a judge) within a minute.
 
 Its "model" (``juez-lexico.txt``) is no model: a synthetic judge that grades each pooled pair by the share of
-the query's words (:func:`raglab_core.judges.judging.query_words`) the chunk holds, ≥ ¾ → 3, ≥ ½ → 2, ≥ ¼ → 1,
+the query's words (:func:`raglab_core.judges.marking.query_words`) the chunk holds, ≥ ¾ → 3, ≥ ½ → 2, ≥ ¼ → 1,
 else 0; the page says so. It is there so that «Comparar con el juez» can be tried on the sample.
 """
 
@@ -91,7 +91,8 @@ def make_sample_files(folder: Path) -> dict[str, bytes]:
 
 def lexical_judge(files: dict, queries: dict, corpus: list) -> str:
     """The sample's synthetic judge (the module's docstring), as TREC qrels over the pool the sample job judges."""
-    from raglab_core.judges.judging import TOKEN, fold, query_words
+    from raglab_core.corpus.tokens import TOKEN
+    from raglab_core.judges.marking import fold, query_words
     from raglab_core.judges.pooling import pool
     from raglab_core.runs.trec import parse_run
 

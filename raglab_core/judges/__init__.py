@@ -11,11 +11,17 @@ by label and system by system (DESIGN §4.12), and which pairs to judge and how 
   in «Tus datos» (the page's session, which reads a judge's qrels beside the reference's, and its view);
 * :mod:`~raglab_core.judges.pooling`: which pairs to judge (depth-k pools, seeded and stratified samples,
   DESIGN §4.13), and :mod:`~raglab_core.judges.pool_command`, the ``pool`` command;
-* :mod:`~raglab_core.judges.judging`: the judging page's Python (a job, the view of one pair, qrels, the job's
-  file), in the words of :mod:`~raglab_core.judges.words`.
+* the judging page's Python: :mod:`~raglab_core.judges.job` (a job in judging order, and its file read back),
+  :mod:`~raglab_core.judges.grades` (the grades, two tabs' merged), :mod:`~raglab_core.judges.marking` (the
+  query's words marked), :mod:`~raglab_core.judges.progress` (how far a job is, the time spent, where to resume),
+  :mod:`~raglab_core.judges.pair_view` (what the page shows of a pair), :mod:`~raglab_core.judges.exports` (qrels,
+  the job's file, the list of jobs) and :mod:`~raglab_core.judges.session` (the files read into a job), in the words
+  of :mod:`~raglab_core.judges.words` and :mod:`~raglab_core.judges.page_texts`.
 
-It imports the kernel and :mod:`raglab_core.runs` (its readers, evaluation, comparison and statistics), never
-:mod:`raglab_core.lab`; nor :mod:`raglab_core.corpus`, which the page adds only on first use.
+It imports the kernel, :mod:`raglab_core.runs` (its readers, evaluation, comparison and statistics) and
+:mod:`raglab_core.corpus` (its tokens, and its readers of queries and documents), never :mod:`raglab_core.lab`
+(tests/core/test_layout.py). The page adds both ``corpus`` and ``judges`` to the worker on first use
+(:data:`raglab_core.browser.ON_FIRST_USE`).
 
 >>> from raglab_core.judges import labels
 >>> labels.kappa(labels.confusion([0, 1, 1, 0], [0, 1, 0, 0], 1, 1))

@@ -1,7 +1,7 @@
 """Every sentence the judging page (``dist/juzgar/``) says that is not about one pair: its status lines,
 its refusals, and the texts its script shows (:func:`page_words`, put in the page at build time).
 
-The sentences about a pair (the grades' definitions, the progress) are :mod:`raglab_core.judges.judging`'s.
+The sentences about a pair (the grades' definitions, the progress) are :mod:`raglab_core.judges.words`'.
 """
 
 from ..formatting import integer

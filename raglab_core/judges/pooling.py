@@ -1,6 +1,6 @@
 """Which (query, document) pairs to judge: depth-k pools of runs, seeded samples, and samples stratified by a
 model's grade (DESIGN §4.13). Both edges use it: the ``pool`` command (:mod:`raglab_core.judges.pool_command`) and
-the judging page (:mod:`raglab_core.judges.judging`).
+the judging page (:mod:`raglab_core.judges.session`). It also reads the pool file back (:func:`read_pool`).
 
 **Depth-k pooling.** The pool of runs at depth k is, for each query, the union of the top k documents of every
 run; only those pairs are judged, and a document outside the pool counts as not relevant. TREC has built its qrels
@@ -53,7 +53,7 @@ from itertools import zip_longest
 from ..errors import LabError
 from ..notices import Notice
 from ..runs.evaluation import trec_order
-from ..runs.trec import QrelsReader, RunNotGrouped, RunReader
+from ..runs.trec import QrelsReader, RunNotGrouped, RunReader, TextReader
 
 DEFAULT_SEED = 42
 """The seed of a sample when none is given (``eval``'s randomization test's too)."""
@@ -266,3 +266,73 @@ def read_qrels(name: str, chunks) -> dict:
     for text in chunks():
         reader.feed(text)
     return reader.close()
+
+
+def is_id(value) -> bool:
+    """Whether ``value`` is a query's or a document's id: a non-empty text without whitespace, as in a TREC run."""
+    return isinstance(value, str) and bool(value) and value.split() == [value]
+
+
+class PoolReader(TextReader):
+    """Reads a pool file, the TSV ``pool`` prints (``query_id<TAB>doc_id`` per line; blank lines skipped, a
+    trailing ``\\r`` dropped), into a list of pairs in file order; each problem is named with its line. An id is
+    non-empty and holds no whitespace, as in a TREC run."""
+
+    field = "pool"
+
+    def __init__(self, name: str = "pool.tsv"):
+        super().__init__(name)
+        self.result = []
+        self.seen = set()
+
+    def lines(self, lines) -> None:
+        for text in lines:
+            self.number += 1
+            text = text[:-1] if text.endswith("\r") else text
+            if text.strip():
+                self.line(self.number, text)
+
+    def line(self, number, text):
+        fields = text.split("\t")
+        if len(fields) != 2:
+            self.problems.add(number, "pool_columns", found=len(fields))
+            return
+        for value in fields:
+            if not value:
+                self.problems.add(number, "id_blank", key="id")
+                return
+            if not is_id(value):
+                self.problems.add(number, "id_space", value=value)
+                return
+        pair = (fields[0], fields[1])
+        if pair in self.seen:
+            self.problems.add(number, "duplicate", qid=pair[0], docid=pair[1])
+            return
+        self.seen.add(pair)
+        self.result.append(pair)
+
+    def close(self) -> list:
+        """End the text: the pairs read, or :class:`~raglab_core.runs.trec.TrecFormatError` with every problem."""
+        self.end_text()
+        if not self.result and not self.problems.listed:
+            self.problems.add(None, "no_pairs")
+        self.problems.raise_if_any()
+        return self.result
+
+    def read(self, text: str) -> list:
+        """Read a whole text at once."""
+        self.feed(text)
+        return self.close()
+
+
+def read_pool(text: str, name: str = "pool.tsv") -> list:
+    """A whole pool file's text read into ``[(qid, docid)]``.
+
+    >>> read_pool("q1\\ta\\nq1\\tb\\n")
+    [('q1', 'a'), ('q1', 'b')]
+    >>> read_pool("q1\\ta\\nq1 b\\n", name="pool.tsv")
+    Traceback (most recent call last):
+      ...
+    raglab_core.runs.trec.TrecFormatError: «pool.tsv», línea 2: se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay 1
+    """
+    return PoolReader(name).read(text)

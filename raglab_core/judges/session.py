@@ -4,13 +4,13 @@ The page's worker streams the reader's files into a :class:`JudgeSession` a chun
 protocol of :class:`raglab_core.runs.stream.StreamSession`; nothing leaves the browser):
 
 1. the runs (``"A"``, ``"B"``, … up to twelve) or a pool file (``"pool"``: the TSV ``pool`` prints),
-   or a job exported as JSON (``"job"``: :func:`raglab_core.judges.judging.import_json`, which
+   or a job exported as JSON (``"job"``: :func:`raglab_core.judges.job.import_json`, which
    continues a job on another machine);
 2. optionally the qrels already made (``"qrels"``: those pairs are skipped) and a model's qrels
    (``"judge"``: the pairs are a sample of them, stratified by the model's grade, whose grades are
    never kept);
 3. then the pairs are drawn (:mod:`raglab_core.judges.pooling`, the code of ``pool``) and the job made
-   (:func:`raglab_core.judges.judging.make_job`), and only then are the queries and the corpus read,
+   (:func:`raglab_core.judges.job.make_job`), and only then are the queries and the corpus read,
    keeping the texts of the pooled pairs alone: a 50 MB corpus is read once, never held whole.
 
 :meth:`JudgeSession.finish` answers ``{"job", "grades", "texts": {"queries": {qid: text}, "documents":
@@ -171,11 +171,11 @@ class JudgeSession(StreamSession):
         elif slot == "judge":
             self.judge = self.reader.close()
         elif slot == "pool":
-            from .judging import read_pool
+            from .pooling import read_pool
 
             self.pool_pairs = read_pool("".join(self.parts), self.name())
         elif slot == "job":
-            from .judging import import_json
+            from .job import import_json
 
             self.job, self.grades = import_json("".join(self.parts))
         elif slot == "queries":
@@ -197,7 +197,8 @@ class JudgeSession(StreamSession):
 
     def _make_job(self) -> None:
         """Draw the pairs (the code of ``pool``) and make the job, before the queries and the corpus are read."""
-        from . import judging, pooling
+        from . import pooling
+        from .job import make_job
 
         settings = dict(self.settings)
         if self.runs:
@@ -225,7 +226,7 @@ class JudgeSession(StreamSession):
             elif value:
                 inputs[key] = {"name": value, "size": size}
         self.judge = None  # its grades are never kept, nor shown
-        self.job = judging.make_job(settings, pairs, inputs)
+        self.job = make_job(settings, pairs, inputs)
 
     def finish(self) -> dict:
         missing = [pair for pair in self.job["pairs"] if pair[0] not in self.queries or pair[1] not in self.documents]

@@ -1,4 +1,4 @@
-"""raglab_core.judges.judging, the judging page's Python: the judging order (grouped by query, seeded shuffle), the
+"""The judging page's Python (raglab_core.judges: job, grades, marking, progress, pair_view, exports, pooling): the judging order (grouped by query, seeded shuffle), the
 query's words marked (whole words, ignoring case and accents), the progress, hostile documents passed through as
 text, qrels that `eval` reads, the job's file exported and imported, the pool file's reader."""
 
@@ -9,10 +9,12 @@ import pytest
 
 from raglab_core.corpus.documents import Document, read_corpus
 from raglab_core.errors import LabError
-from raglab_core.judges import judging
-from raglab_core.judges.judging import (DISPLAY_CHARACTERS, export_json, import_json, job_summary, make_job,
-                                        merge_grades, pair_view, qrels_text, read_pool, segments, query_words)
-from raglab_core.judges.pooling import pool, pool_text
+from raglab_core.judges.exports import export_json, job_summary, qrels_text
+from raglab_core.judges.grades import grade_key, merge_grades
+from raglab_core.judges.job import import_json, make_job
+from raglab_core.judges.marking import query_words, segments
+from raglab_core.judges.pair_view import DISPLAY_CHARACTERS, pair_view
+from raglab_core.judges.pooling import pool, pool_text, read_pool
 from raglab_core.runs.trec import TrecFormatError, parse_qrels
 
 CREATED = "2026-12-04T23:00:00Z"
@@ -75,12 +77,6 @@ def test_the_querys_words_are_marked_whole_ignoring_case_and_accents():
     assert marked("Straße", "STRASSE") == ["Straße"]
 
 
-def test_words_are_cut_as_the_corpus_cuts_them():
-    from raglab_core.corpus.tokens import TOKEN
-
-    assert judging.TOKEN.pattern == TOKEN.pattern and judging.TOKEN.flags == TOKEN.flags
-
-
 def test_the_view_of_a_pair():
     corpus = read_corpus('{"_id": "d1", "title": "Qué es BM25", "text": "BM25 pondera los términos."}\n'
                          '{"_id": "d2", "text": "Otro."}\n{"_id": "d3", "text": "Uno más."}\n')
@@ -88,7 +84,7 @@ def test_the_view_of_a_pair():
     job = make_job({"seed": 1}, [("q1", "d1"), ("q1", "d3"), ("q2", "d2")], {}, created=CREATED)
     index = job["pairs"].index(["q1", "d1"])
     other = job["pairs"][1 - index]
-    grades = {judging.grade_key(*other): {"grade": 2, "at": 1000}, "q2\td2": {"grade": None, "at": 2000}}
+    grades = {grade_key(*other): {"grade": 2, "at": 1000}, "q2\td2": {"grade": None, "at": 2000}}
     view = pair_view(job, index, grades, queries, corpus)
     assert view["query"] == {"id": "q1", "text": "¿qué es bm25?"}
     assert view["doc"]["id"] == "d1"
@@ -145,7 +141,7 @@ def test_the_qrels_are_what_was_graded_and_read_back_by_eval():
     pairs = a_pool(queries=4)
     job = make_job({}, pairs, {}, created=CREATED)
     rng = random.Random(2)
-    grades = {judging.grade_key(*pair): {"grade": rng.choice([0, 1, 2, 3, None]), "at": i}
+    grades = {grade_key(*pair): {"grade": rng.choice([0, 1, 2, 3, None]), "at": i}
               for i, pair in enumerate(job["pairs"]) if rng.random() < 0.7}
     expected = {}
     for key, entry in grades.items():
@@ -162,8 +158,8 @@ def test_the_qrels_are_what_was_graded_and_read_back_by_eval():
 def test_export_and_import_continue_a_job():
     job = make_job({"seed": 5, "depth": 8, "sample": 20}, a_pool(), {"queries": {"name": "q.tsv", "size": 9}},
                    created=CREATED)
-    grades = {judging.grade_key(*job["pairs"][0]): {"grade": 3, "at": 1_700_000_000_000},
-              judging.grade_key(*job["pairs"][1]): {"grade": None, "at": 1_700_000_000_500}}
+    grades = {grade_key(*job["pairs"][0]): {"grade": 3, "at": 1_700_000_000_000},
+              grade_key(*job["pairs"][1]): {"grade": None, "at": 1_700_000_000_500}}
     text = export_json(job, grades)
     assert import_json(text) == (job, grades)
     assert import_json(json.dumps(job)) == (job, {})
@@ -200,7 +196,7 @@ def test_the_newer_grade_wins_when_two_tabs_meet():
 def test_the_list_of_jobs_and_the_time_spent():
     job = make_job({}, [("q1", "a"), ("q1", "b"), ("q2", "c")], {"pool": {"name": "pool.tsv", "size": 30}},
                    created=CREATED)
-    keys = [judging.grade_key(*pair) for pair in job["pairs"]]
+    keys = [grade_key(*pair) for pair in job["pairs"]]
     grades = {keys[0]: {"grade": 1, "at": 0}, keys[1]: {"grade": 0, "at": 95_000}}
     summary = job_summary(job, grades)
     assert (summary["done"], summary["total"], summary["finished"], summary["resume"]) == (2, 3, False, 2)

@@ -5,7 +5,9 @@ import json
 import pytest
 
 from raglab_core.errors import LabError
-from raglab_core.judges import judging, pooling
+from raglab_core.judges import pooling
+from raglab_core.judges.exports import export_json
+from raglab_core.judges.job import make_job
 from raglab_core.judges.session import judge_files
 from raglab_core.runs.trec import parse_run
 
@@ -22,7 +24,7 @@ def test_the_pairs_are_what_pool_prints_and_only_their_texts_are_kept():
     pairs, _ = pooling.choose(runs, 2, seed=7)
     assert sorted(map(tuple, made["job"]["pairs"])) == sorted(pairs) == [("q1", "a"), ("q1", "b"), ("q1", "c"),
                                                                          ("q2", "d"), ("q2", "e")]
-    assert made["job"]["pairs"] == judging.make_job({"depth": 2, "seed": 7}, pairs, {}, created="x")["pairs"]
+    assert made["job"]["pairs"] == make_job({"depth": 2, "seed": 7}, pairs, {}, created="x")["pairs"]
     assert made["texts"]["queries"] == {"q1": "gatos negros", "q2": "perros"}
     assert sorted(made["texts"]["documents"]) == ["a", "b", "c", "d", "e"]
     assert made["texts"]["documents"]["a"] == {"title": "T a", "text": "texto a"}
@@ -36,7 +38,7 @@ def test_judged_pairs_are_skipped_and_a_pool_file_or_a_job_gives_the_pairs():
     pool = judge_files(QUERIES, CORPUS, pool={"name": "pool.tsv", "text": "q2\td\nq1\tb\n"}, qrels=qrels)
     assert sorted(map(tuple, pool["job"]["pairs"])) == [("q1", "b"), ("q2", "d")]
     grades = {"q1\tb": {"grade": 2, "at": 5}}
-    again = judge_files(QUERIES, CORPUS, job={"name": "j.json", "text": judging.export_json(pool["job"], grades)})
+    again = judge_files(QUERIES, CORPUS, job={"name": "j.json", "text": export_json(pool["job"], grades)})
     assert again["job"] == pool["job"] and again["grades"] == grades
     assert sorted(again["texts"]["documents"]) == ["b", "d"]
 
