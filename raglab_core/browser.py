@@ -16,7 +16,7 @@ from .errors import LabError
 from .lab import compute
 from .runs.decoding import HEAD, first_bad_byte, suspect
 from .runs.fused import file_name
-from .runs.trec import TrecFormatError
+from .text_reader import FileFormatError
 from .words import INTERNAL_EVALUATION_FAILURE, INTERNAL_FAILURE, INVALID_STATE
 
 
@@ -174,7 +174,7 @@ def _failure(error, slot=None) -> str:
     answer = {"ok": False, "field": getattr(error, "field", None), "message": str(error)}
     if slot:
         answer["slot"] = slot
-    if isinstance(error, TrecFormatError):  # one problem: said in the message; more: a header and a list
+    if isinstance(error, FileFormatError):  # one problem: said in the message; more: a header and a list
         several = len(error.problems) + error.more > 1
         answer["message"] = error.header("es") if several else answer["message"]
         answer["problems"] = error.listed("es") if several else []

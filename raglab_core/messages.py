@@ -1,5 +1,5 @@
 """The catalogue of the core's bilingual messages: every sentence a :class:`raglab_core.errors.LabError` or a file's
-problem (:class:`raglab_core.runs.trec.Problem`) can say, by code, in English (the command line) and Spanish (the
+problem (:class:`raglab_core.text_reader.Problem`) can say, by code, in English (the command line) and Spanish (the
 page), and the warnings on the data (:mod:`raglab_core.warning_messages`). :func:`raglab_core.errors.message`
 fills them.
 
@@ -16,7 +16,7 @@ QRELS_LAYOUT = "qid iter docid rel"
 BEIR_LAYOUT = "query-id corpus-id score"
 
 # code -> (English, Spanish) templates, filled from LabError.params (or, for a file's problems, from
-# raglab_core.runs.trec.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
+# raglab_core.text_reader.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
 MESSAGES = {
     # raglab_core.checks: arguments of the metric and chunking functions
     "not_integer": ("{name} must be an integer.", "{name} debe ser un número entero."),

@@ -53,7 +53,8 @@ from itertools import zip_longest
 from ..errors import LabError
 from ..notices import Notice
 from ..runs.evaluation import trec_order
-from ..runs.trec import QrelsReader, RunNotGrouped, RunReader, TextReader
+from ..runs.trec import QrelsReader, RunNotGrouped, RunReader
+from ..text_reader import TextReader
 
 DEFAULT_SEED = 42
 """The seed of a sample when none is given (``eval``'s randomization test's too)."""
@@ -312,7 +313,7 @@ class PoolReader(TextReader):
         self.result.append(pair)
 
     def close(self) -> list:
-        """End the text: the pairs read, or :class:`~raglab_core.runs.trec.TrecFormatError` with every problem."""
+        """End the text: the pairs read, or :class:`~raglab_core.text_reader.FileFormatError` with every problem."""
         self.end_text()
         if not self.result and not self.problems.listed:
             self.problems.add(None, "no_pairs")
@@ -333,6 +334,6 @@ def read_pool(text: str, name: str = "pool.tsv") -> list:
     >>> read_pool("q1\\ta\\nq1 b\\n", name="pool.tsv")
     Traceback (most recent call last):
       ...
-    raglab_core.runs.trec.TrecFormatError: «pool.tsv», línea 2: se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay 1
+    raglab_core.text_reader.FileFormatError: «pool.tsv», línea 2: se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay 1
     """
     return PoolReader(name).read(text)
