@@ -15,14 +15,55 @@ import traceback
 from .errors import LabError
 from .lab import compute
 from .runs.decoding import HEAD, first_bad_byte, suspect
-from .runs.fused import file_name
-from .runs.trec import TrecFormatError
+from .text_reader import FileFormatError
+from .warm_up_inputs import DOWNLOADS, EVALUATIONS, FUSED, LAB_STATES, UNREADABLE
 from .words import INTERNAL_EVALUATION_FAILURE, INTERNAL_FAILURE, INVALID_STATE
 
 
 def _internal(text: str) -> str:
     """An error of the page itself (a bug), not of its input: said as one, with the traceback for the console."""
     return json.dumps({"ok": False, "internal": True, "message": text, "text": text, "detail": traceback.format_exc()})
+
+
+def _failure(error, slot=None) -> str:
+    """Input refused, as JSON: the Spanish message, and a bad file's problems as a list; ``slot``: the
+    file being read (``"qrels"``, ``"A"``, ``"B"``), so that the page ties the message to its input."""
+    answer = {"ok": False, "field": getattr(error, "field", None), "message": str(error)}
+    if slot:
+        answer["slot"] = slot
+    if isinstance(error, FileFormatError):  # one problem: said in the message; more: a header and a list
+        several = len(error.problems) + error.more > 1
+        answer["message"] = error.header("es") if several else answer["message"]
+        answer["problems"] = error.listed("es") if several else []
+    return json.dumps(answer)
+
+
+def _invalid_state(error) -> str:
+    """The lab's state refused: :func:`_failure`'s answer, and the sentence the lab shows (``text``)."""
+    return json.dumps({**json.loads(_failure(error)), "text": INVALID_STATE.format(message=str(error))})
+
+
+REFUSED = (LabError, json.JSONDecodeError)
+"""What counts as bad input: anything else a call raises is the page's own failure."""
+
+
+def _attempt(work, refused=_failure, expected=REFUSED, internal=INTERNAL_FAILURE):
+    """``(work(), None)``, or ``(None, failure)`` when it raises: the ``expected`` errors (bad input) answered by
+    ``refused(error)``, any other exception (a bug) by :func:`_internal` with the sentence ``internal``. No
+    Python exception crosses into JavaScript."""
+    try:
+        return work(), None
+    except expected as error:
+        return None, refused(error)
+    except Exception:  # noqa: BLE001 (a bug: reported as one, never as invalid input)
+        return None, _internal(internal)
+
+
+def _answer(work, **failures) -> str:
+    """The worker's answer to one call, as JSON text: ``{"ok": true, …work()}``, or the failure
+    (:func:`_attempt`'s, with its keyword arguments)."""
+    answer, failure = _attempt(lambda: json.dumps({"ok": True, **work()}, allow_nan=False), **failures)
+    return failure or answer
 
 
 def compute_json(state_json: str) -> str:
@@ -36,15 +77,7 @@ def compute_json(state_json: str) -> str:
     >>> answer["ok"], answer["text"].startswith("Estado no válido: ")
     (False, True)
     """
-    try:
-        view = compute(json.loads(state_json))
-    except (LabError, json.JSONDecodeError) as error:
-        message = str(error)
-        return json.dumps({"ok": False, "field": getattr(error, "field", None), "message": message,
-                           "text": INVALID_STATE.format(message=message)})
-    except Exception:  # noqa: BLE001 (a bug: reported as one, never as invalid input)
-        return _internal(INTERNAL_FAILURE)
-    return json.dumps({"ok": True, "view": view}, allow_nan=False)
+    return _answer(lambda: {"view": compute(json.loads(state_json))}, refused=_invalid_state)
 
 
 # The modules only the command line runs, left out of the page's snapshot (and argparse with them:
@@ -117,93 +150,30 @@ def warm_up() -> int:
                 packages.append(imported)
     for name in ON_FIRST_USE_NEEDS:
         importlib.import_module(name)
-    documents = [
-        {"id": f"d{i}", "title": f"Documento {i}", "grade": i % 4, "first_stage_score": 1 - i / 10,
-         "reranker_score": (i * 7 % 10) / 10}
-        for i in range(10)
-    ]
-    scenario = {
-        "query": "calentamiento",
-        "grade_labels": ["0", "1", "2", "3"],
-        "documents": documents,
-        "defaults": {"k": 5, "umbral": 2, "rerank": 4, "total": 6, "docs": 100, "tokens_doc": 900,
-                     "chunk": 256, "solape": 32, "evidencia": 50},
-    }
-    for state in (
-        {"scenario": scenario},
-        {"scenario": scenario, "k": "x", "umbral": "1,5", "rerank": "1e3", "total": "", "docs": "-1",
-         "tokens_doc": "٣", "chunk": "0x10", "solape": "999999", "grades": "9,a"},
-        {"scenario": scenario, "grades": [0] * 10, "total": 0},
-        {"scenario": None},
-    ):
+    for state in LAB_STATES:
         json.loads(compute_json(json.dumps(state)))
     compute_json("not json")
-    sample = {"qrels": {"name": "q", "text": "q1 0 a 2\nq1 0 b 1\nq2 0 c 1"},
-              "runs": [{"name": "a", "text": "q1 Q0 a 1 0.9 x\nq2 Q0 c 1 0.2 x\nq1 Q0 b 2 0.1 x"},
-                       {"name": "b", "text": '{"q1": {"b": 0.5, "a": 0.1}, "q2": {"d": 1}}'}],
-              "measures": "P(rel=2)@5 R@100 RR AP Success@10 Judged@10 nDCG@10 nDCG(dcg='exp-log2')@10"}
-    json.loads(evaluate_json(json.dumps(sample), progress=lambda fraction, text: None))
-    evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "q1 Q0 a 1 0.5 x"}}))
-    evaluate_json(json.dumps({**sample, "qrels": {"name": "q", "text": "query-id\tcorpus-id\tscore\nq9\td\t1_0\n"}}))
-    evaluate_json(json.dumps({**sample, "measures": "ERR@10"}))
-    session = EvaluationBridge(json.dumps({"measures": "nDCG@10", "qrels": "q", "runs": ["a"], "sizes": [9, 45],
-                                           "files": [True, True]}), lambda fraction, text: None)
-    texts = {"qrels": "q1 0 a 1\n", "A": "q1 Q0 a 1 1 x\nq2 Q0 a 1 1 x\nq1 Q0 b 1 1 x\n"}
-    while slot := session.next():
-        session.feed(texts[slot], len(texts[slot])), session.end()
-    session.finish()
-    session = EvaluationBridge(json.dumps({"qrels": "q", "runs": ["a"]}))
-    session.next(), session.unreadable("not UTF-8"), session.finish()
-    # Three runs and a fused one: the lettered view, a pair in detail, the downloads.
-    session = EvaluationBridge(json.dumps({"measures": "nDCG@10 Judged@10", "qrels": "q", "runs": ["a", "b", "c"],
-                                           "sizes": [9, 14, 14, 14], "files": [True] * 4,
-                                           "fusion": {"runs": [0, 1], "method": "wsum", "norm": "zmuv",
-                                                      "weights": "0,5 1,5"}}), lambda fraction, text: None)
-    texts = {"qrels": "q1 0 a 1\nq2 0 b 2\n", "A": "q1 Q0 a 1 2 x\nq2 Q0 b 1 1 x\n",
-             "B": "q1 Q0 c 1 2 x\nq1 Q0 a 2 1 x\nq2 Q0 b 1 1 x\n", "C": "q2 Q0 b 1 1 x\nq1 Q0 a 1 1 x\n"}
-    while slot := session.next():
-        session.feed(texts[slot], len(texts[slot])), session.end()
-    session.finish(), session.pair(2, 0), session.pair(1, 1), session.detail("q1")
-    session.download("json"), session.download("csv"), session.download("fused")
+
+    def silent(fraction, text):
+        return None
+
+    for request, texts in EVALUATIONS:
+        _streamed(EvaluationBridge(json.dumps(request), silent), texts).finish()
+    bridge = EvaluationBridge(json.dumps(UNREADABLE))
+    bridge.next(), bridge.unreadable("not UTF-8"), bridge.finish()
+    request, texts = FUSED
+    bridge = _streamed(EvaluationBridge(json.dumps(request), silent), texts)
+    bridge.finish(), bridge.pair(2, 0), bridge.pair(1, 1), bridge.detail("q1")
+    for kind in DOWNLOADS:
+        bridge.download(kind)
     return len(sys.modules)
 
 
-def _failure(error, slot=None) -> str:
-    """A failed evaluation as JSON: the Spanish message, and a bad file's problems as a list; ``slot``: the
-    file being read (``"qrels"``, ``"A"``, ``"B"``), so that the page ties the message to its input."""
-    answer = {"ok": False, "field": getattr(error, "field", None), "message": str(error)}
-    if slot:
-        answer["slot"] = slot
-    if isinstance(error, TrecFormatError):  # one problem: said in the message; more: a header and a list
-        several = len(error.problems) + error.more > 1
-        answer["message"] = error.header("es") if several else answer["message"]
-        answer["problems"] = error.listed("es") if several else []
-    return json.dumps(answer)
-
-
-def evaluate_json(request_json: str, progress=None) -> str:
-    """The «Tus datos» panel for whole texts: ``{"ok": true, "panel": …}`` or ``{"ok": false, …}``.
-
-    ``request_json``: ``{"qrels": {"name", "text"}, "runs": [{"name", "text"}, …], "measures", "ties"}``;
-    ``progress(fraction, text)`` is called during the comparison.
-
-    >>> json.loads(evaluate_json('{"qrels": {"name": "q", "text": ""}, "runs": []}'))["ok"]
-    False
-    """
-    from .runs.session import evaluate_files
-
-    try:
-        request = json.loads(request_json)
-        if not isinstance(request, dict):
-            raise LabError.page("La petición debe ser un objeto JSON.")
-        panel = evaluate_files(request.get("qrels"), request.get("runs"), measures=request.get("measures"),
-                               ties=request.get("ties") or "double", progress=progress,
-                               complete=request.get("complete") is True)
-    except (LabError, json.JSONDecodeError) as error:
-        return _failure(error)
-    except Exception:  # noqa: BLE001 (a bug: reported as one)
-        return _internal(INTERNAL_EVALUATION_FAILURE)
-    return json.dumps({"ok": True, "panel": panel}, allow_nan=False)
+def _streamed(bridge, texts: dict):
+    """``bridge`` (a :class:`StreamBridge`) fed each file it asks for, whole, from ``texts`` (by slot)."""
+    while slot := bridge.next():
+        bridge.feed(texts[slot], len(texts[slot])), bridge.end()
+    return bridge
 
 
 class StreamBridge:
@@ -220,14 +190,8 @@ class StreamBridge:
     """
 
     def __init__(self, request_json: str, progress=None):
-        self.failure = None
-        self.session = None
-        try:
-            self.session = self.open_session(json.loads(request_json), progress)
-        except (LabError, json.JSONDecodeError) as error:
-            self.failure = _failure(error)
-        except Exception:  # noqa: BLE001 (a bug: reported as one)
-            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
+        self.session, self.failure = _attempt(lambda: self.open_session(json.loads(request_json), progress),
+                                              internal=INTERNAL_EVALUATION_FAILURE)
 
     def open_session(self, request, progress):  # pragma: no cover - each panel's bridge has its own
         """The panel's session for ``request`` (the JSON the worker sent, read)."""
@@ -239,13 +203,9 @@ class StreamBridge:
         if self.failure:
             return otherwise
         slot = self.session.slot
-        try:
-            return work()
-        except LabError as error:
-            self.failure = _failure(error, self.session.blamed(slot))
-        except Exception:  # noqa: BLE001 (a bug: reported as one)
-            self.failure = _internal(INTERNAL_EVALUATION_FAILURE)
-        return otherwise
+        answer, self.failure = _attempt(work, lambda error: _failure(error, self.session.blamed(slot)),
+                                        expected=LabError, internal=INTERNAL_EVALUATION_FAILURE)
+        return otherwise if self.failure else answer
 
     fresh = False
     """Whether the next :meth:`feed` starts a file: its first text is looked at for a file that is no text."""
@@ -324,36 +284,18 @@ class EvaluationBridge(StreamBridge):
         """Once finished (three runs or more): two runs compared in detail, ``{"ok": true, "comparison": …}``
         (:func:`raglab_core.runs.panel.pair_view`), or ``{"ok": false, "message"}`` for a pair that is not one.
         A refused pair does not end the session."""
-        try:
-            return json.dumps({"ok": True, "comparison": self.session.pair(baseline, candidate)}, allow_nan=False)
-        except LabError as error:
-            return json.dumps({"ok": False, "field": error.field, "message": str(error)})
+        return _answer(lambda: {"comparison": self.session.pair(baseline, candidate)},
+                       internal=INTERNAL_EVALUATION_FAILURE)
 
     def detail(self, qid: str) -> str:
         """Once finished: query ``qid``'s first documents in each run, ``{"ok": true, "detail": …}``."""
         return self._call(lambda: json.dumps({"ok": True, "detail": self.session.query_detail(str(qid))}))
 
     def download(self, kind: str) -> str:
-        """Once finished: ``{"ok": true, "name", "type", "text"}``, the report as ``eval --json`` prints it
-        (``kind`` ``"json"``), the per-query table (``"csv"``) or the fused run as ``fuse`` prints it
-        (``"fused"``, saved as a safe file name, ``rrf-a-b.txt`` for «RRF(a, b)»: ``eval`` names a run by its
-        file, so the page's JSON names it as ``eval`` does a file named as the run); with a judge's qrels, the
-        agreement as ``agree --json`` prints it (``"agreement"``)."""
-
-        def saved():
-            if kind == "json":
-                return {"ok": True, "name": "raglab-evaluacion.json", "type": "application/json",
-                        "text": self.session.report_json()}
-            if kind == "agreement":
-                return {"ok": True, "name": "raglab-acuerdo.json", "type": "application/json",
-                        "text": self.session.agreement_json()}
-            if kind == "fused":
-                return {"ok": True, "name": file_name(self.session.names[-1]), "type": "text/plain",
-                        "text": self.session.fused_text()}
-            return {"ok": True, "name": "raglab-por-consulta.csv", "type": "text/csv",
-                    "text": self.session.per_query_csv()}
-
-        return self._call(lambda: json.dumps(saved()))
+        """Once finished: ``{"ok": true, "name", "type", "text"}``, a download of the session
+        (:meth:`raglab_core.runs.session.EvaluationSession.download`; with a judge's qrels, the agreement too,
+        :meth:`raglab_core.judges.agreement_session.AgreementSession.download`)."""
+        return self._call(lambda: json.dumps({"ok": True, **self.session.download(kind)}))
 
 
 class CorpusBridge(StreamBridge):
@@ -388,18 +330,14 @@ class CorpusBridge(StreamBridge):
 
     def detail(self, qid: str, first: int, second: int) -> str:
         """Once finished: a query in detail, ``{"ok": true, "detail": …}`` or ``{"ok": false, "message"}``."""
-        try:
-            return json.dumps({"ok": True, "detail": self.session.detail(str(qid), int(first), int(second))})
-        except (LabError, ValueError) as error:
-            return json.dumps({"ok": False, "message": str(error)})
+        return _answer(lambda: {"detail": self.session.detail(str(qid), int(first), int(second))},
+                       expected=(LabError, ValueError), internal=INTERNAL_EVALUATION_FAILURE)
 
     def download(self, kind: str, index: int = 0) -> str:
         """Once finished: ``{"ok": true, "name", "type", "text"}``
         (:meth:`raglab_core.corpus.session.CorpusSession.download`)."""
-        try:
-            return json.dumps({"ok": True, **self.session.download(kind, int(index))})
-        except (LabError, ValueError) as error:
-            return json.dumps({"ok": False, "message": str(error)})
+        return _answer(lambda: self.session.download(kind, int(index)), expected=(LabError, ValueError),
+                       internal=INTERNAL_EVALUATION_FAILURE)
 
 
 class JudgeBridge(StreamBridge):
@@ -435,37 +373,21 @@ class JudgeDesk:
         """Pair ``index``: :func:`raglab_core.judges.pair_view.pair_view`."""
         from .judges.pair_view import pair_view
 
-        try:
-            view = pair_view(self.job, int(index), json.loads(grades_json), self.queries, self.documents)
-            return json.dumps({"ok": True, "view": view}, allow_nan=False)
-        except LabError as error:
-            return json.dumps({"ok": False, "message": str(error)})
-        except Exception:  # noqa: BLE001 (a bug: reported as one)
-            return _internal(INTERNAL_FAILURE)
+        return _answer(lambda: {"view": pair_view(self.job, int(index), json.loads(grades_json), self.queries,
+                                                  self.documents)}, expected=LabError)
 
     def download(self, kind: str, grades_json: str) -> str:
         """``{"ok": true, "name", "type", "text"}``: the qrels of what was judged (``kind`` ``"qrels"``) or the job
-        as JSON (``"json"``), which :func:`raglab_core.judges.job.import_json` continues."""
-        from .judges.exports import export_json, qrels_text
+        as JSON (``"json"``), which :func:`raglab_core.judges.job.import_json` continues
+        (:func:`raglab_core.judges.exports.download`)."""
+        from .judges.exports import download
 
-        try:
-            grades = json.loads(grades_json)
-            if kind == "json":
-                return json.dumps({"ok": True, "name": "raglab-juicios.json", "type": "application/json",
-                                   "text": export_json(self.job, grades)})
-            return json.dumps({"ok": True, "name": "raglab-qrels.txt", "type": "text/plain",
-                               "text": qrels_text(self.job, grades)})
-        except LabError as error:
-            return json.dumps({"ok": False, "message": str(error)})
-        except Exception:  # noqa: BLE001 (a bug: reported as one)
-            return _internal(INTERNAL_FAILURE)
+        return _answer(lambda: download(self.job, json.loads(grades_json), kind), expected=LabError)
 
 
 def judge_summary(job_json: str, grades_json: str) -> str:
     """A stored job as the list of jobs shows it (:func:`raglab_core.judges.exports.job_summary`)."""
     from .judges.exports import job_summary
 
-    try:
-        return json.dumps({"ok": True, "summary": job_summary(json.loads(job_json), json.loads(grades_json))})
-    except Exception:  # noqa: BLE001 (a stored job this version cannot read: said, not raised)
-        return _internal(INTERNAL_FAILURE)
+    # a stored job this version cannot read is no input to refuse: said as the page's failure, never raised
+    return _answer(lambda: {"summary": job_summary(json.loads(job_json), json.loads(grades_json))}, expected=())

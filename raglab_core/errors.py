@@ -3,7 +3,7 @@
 The core raises a :class:`LabError` with a *code* and its *parameters*, never
 a sentence: the edges put it into words, the page in Spanish (``str(error)``,
 ``error.render("es")``) and the command line in English
-(``error.render("en")``). This follows :class:`raglab_core.runs.trec.Problem`,
+(``error.render("en")``). This follows :class:`raglab_core.text_reader.Problem`,
 whose ``render(language)`` does the same for file problems from the same catalogue
 (:data:`raglab_core.messages.MESSAGES`, the only one: every bilingual message of the core is there).
 """

@@ -1,5 +1,5 @@
 """The catalogue of the core's bilingual messages: every sentence a :class:`raglab_core.errors.LabError` or a file's
-problem (:class:`raglab_core.runs.trec.Problem`) can say, by code, in English (the command line) and Spanish (the
+problem (:class:`raglab_core.text_reader.Problem`) can say, by code, in English (the command line) and Spanish (the
 page), and the warnings on the data (:mod:`raglab_core.warning_messages`). :func:`raglab_core.errors.message`
 fills them.
 
@@ -16,7 +16,7 @@ QRELS_LAYOUT = "qid iter docid rel"
 BEIR_LAYOUT = "query-id corpus-id score"
 
 # code -> (English, Spanish) templates, filled from LabError.params (or, for a file's problems, from
-# raglab_core.runs.trec.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
+# raglab_core.text_reader.Problem.details); a pair of such pairs is (singular, plural), chosen by `count`.
 MESSAGES = {
     # raglab_core.checks: arguments of the metric and chunking functions
     "not_integer": ("{name} must be an integer.", "{name} debe ser un número entero."),
@@ -328,7 +328,7 @@ MESSAGES = {
         "«{run}»: el chunk «{chunk}» (consulta «{qid}») no está en «{chunks}»; un run sobre tus chunks debe usar "
         "su chunk_id",
     ),
-    # raglab_core.corpus.sweep and raglab_core.corpus.sanity: configurations, and warnings on a sweep
+    # raglab_core.corpus.sweep: configurations (the warnings on a sweep: raglab_core.warning_messages)
     "config": (
         "{value!r} is not a configuration: write chunk size and overlap in tokens as C:O, such as 256:32.",
         "«{value}» no es una configuración: escribe el tamaño de chunk y el solape en tokens como C:O, por ejemplo 256:32.",
@@ -343,53 +343,6 @@ MESSAGES = {
                     "{count} configuraciones: como mucho {maximum} en un barrido."),
     "config_baseline": ("The baseline {value!r} is not one of the configurations ({configs}).",
                         "La referencia «{value}» no es una de las configuraciones ({configs})."),
-    "spans_unknown_document": (
-        (
-            "1 document named by the evidence is not in the corpus ({examples}): its spans ({spans} of {total}) "
-            "are left out of every measure.",
-            "1 documento que nombra la evidencia no está en el corpus ({examples}): sus fragmentos ({spans} de "
-            "{total}) quedan fuera de todas las medidas.",
-        ),
-        (
-            "{count} documents named by the evidence are not in the corpus ({examples}): their spans ({spans} of "
-            "{total}) are left out of every measure.",
-            "{count} documentos que nombra la evidencia no están en el corpus ({examples}): sus fragmentos ({spans} "
-            "de {total}) quedan fuera de todas las medidas.",
-        ),
-    ),
-    "queries_without_evidence": (
-        (
-            "1 query of {total} has no evidence span ({examples}); the evidence measures leave it out.",
-            "1 consulta de {total} no tiene ningún fragmento de evidencia ({examples}); las medidas de evidencia la "
-            "dejan fuera.",
-        ),
-        (
-            "{count} queries of {total} have no evidence span ({examples}); the evidence measures leave them out.",
-            "{count} consultas de {total} no tienen ningún fragmento de evidencia ({examples}); las medidas de "
-            "evidencia las dejan fuera.",
-        ),
-    ),
-    "queries_retrieve_nothing": (
-        (
-            "1 query of {total} shares no token with the corpus ({examples}), so BM25 retrieves nothing for it.",
-            "1 consulta de {total} no comparte ningún token con el corpus ({examples}), así que BM25 no recupera "
-            "nada para ella.",
-        ),
-        (
-            "{count} queries of {total} share no token with the corpus ({examples}), so BM25 retrieves nothing for "
-            "them: check that the queries and the corpus are in the same language and that this is the right "
-            "queries file.",
-            "{count} consultas de {total} no comparten ningún token con el corpus ({examples}), así que BM25 no "
-            "recupera nada para ellas: comprueba que las consultas y el corpus estén en el mismo idioma y que este "
-            "sea el fichero de consultas correcto.",
-        ),
-    ),
-    "config_low_ceiling": (
-        "{run}: only {fraction} of the evidence spans lie whole in some chunk (below {limit}): before any "
-        "retrieval, most evidence is cut by the chunk borders.",
-        "«{run}»: solo el {fraction} de los fragmentos de evidencia cabe entero en algún chunk (menos del "
-        "{limit}): antes de recuperar nada, los bordes de los chunks cortan la mayor parte de la evidencia.",
-    ),
     **WARNINGS,  # the warnings on the data: raglab_core.warning_messages
 }
 LANGUAGES = ("en", "es")

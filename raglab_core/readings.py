@@ -7,11 +7,9 @@ then, inside a closed «Cómo leer esto» disclosure, the ``details`` (a list, o
 measure) and the ``caveats`` (paragraphs). What shows before the disclosure stays under
 :data:`VISIBLE_WORDS` words whatever the number of runs or configurations.
 
-panel-kit.js's ``reading`` builds the DOM :func:`reading_html` writes (the core tests count the visible words on
-this HTML; a browser test counts them on the page).
+panel-kit.js's ``reading`` builds its DOM from these parts (the core tests count the visible words on the same HTML,
+written by ``tests/support/readings.py``; a browser test counts them on the page).
 """
-
-from html import escape
 
 HOW_TO_READ = "Cómo leer esto"
 """The disclosure's summary."""
@@ -55,24 +53,3 @@ def reading(verdict: str, lines=(), details=(), caveats=(), warning: str = "") -
 
 def _words(*texts) -> int:
     return sum(len(text.split()) for text in texts)
-
-
-def reading_html(parts: dict) -> str:
-    """The reading as the page shows it (the DOM panel-kit.js builds), the disclosure closed.
-
-    >>> print(reading_html(reading("A < B.", ["x"], caveats=["y"])))
-    <p class="reading-verdict"><strong>A &lt; B.</strong></p><ul class="reading-lines"><li>x</li></ul><details class="reading-more"><summary>Cómo leer esto</summary><p>y</p></details>
-    """
-    html = []
-    if parts["warning"]:
-        html.append(f'<p class="reading-warning">{escape(parts["warning"])}</p>')
-    html.append(f'<p class="reading-verdict"><strong>{escape(parts["verdict"])}</strong></p>')
-    if parts["lines"]:
-        html.append('<ul class="reading-lines">' + "".join(f"<li>{escape(line)}</li>" for line in parts["lines"]) + "</ul>")
-    if parts["details"] or parts["caveats"]:
-        inner = f"<summary>{escape(parts['summary'])}</summary>"
-        if parts["details"]:
-            inner += '<ul class="reading-details">' + "".join(f"<li>{escape(line)}</li>" for line in parts["details"]) + "</ul>"
-        inner += "".join(f"<p>{escape(caveat)}</p>" for caveat in parts["caveats"])
-        html.append(f'<details class="reading-more">{inner}</details>')
-    return "".join(html)

@@ -1,8 +1,9 @@
 """The catalogue's warnings: every sentence a warning on the data can say, by code, in English (the command
-line) and Spanish (the page): the runs' sanity warnings (:mod:`raglab_core.runs.sanity`), the agreement's
+line) and Spanish (the page): the runs' sanity warnings (:mod:`raglab_core.runs.sanity`), a chunking sweep's
+(:mod:`raglab_core.corpus.sanity`), the agreement's
 (:mod:`raglab_core.judges.agreement`) and the pool's (:mod:`raglab_core.judges.pooling`). A warning changes
 no value. :data:`raglab_core.messages.MESSAGES` holds them with the errors; :func:`raglab_core.errors.message`
-fills them.
+fills them, from a :class:`raglab_core.notices.Notice`.
 
 >>> sorted(WARNINGS)[:2]
 ['base_rate_high', 'base_rate_low']
@@ -10,9 +11,13 @@ fills them.
 
 from .words import COMPLETE_LABEL
 
+LOW_JUDGED = 0.5
+"""A run's mean Judged@10 below this is warned about (``run_low_judged``, :mod:`raglab_core.runs.sanity`): its
+message says the limit, which the warning's JSON does not carry."""
+
 WARNINGS = {
     # raglab_core.runs.sanity: warnings on the data, which change no value. {run} is the run's name, {examples}
-    # query ids and {value} a number, each as the language writes them (raglab_core.runs.sanity.Notice.render).
+    # query ids and {value} a number, each as the language writes them (raglab_core.notices.worded).
     "run_none_judged": (
         (
             "{run}: none of the documents it ranks in the query it shares with the qrels is judged, so every "
@@ -174,6 +179,54 @@ WARNINGS = {
             "({examples}), así que para ellas no hay valor de {measures}: las medias las cuentan como 0, como "
             "trec_eval.",
         ),
+    ),
+    # raglab_core.corpus.sanity: the warnings on a chunking sweep
+    "spans_unknown_document": (
+        (
+            "1 document named by the evidence is not in the corpus ({examples}): its spans ({spans} of {total}) "
+            "are left out of every measure.",
+            "1 documento que nombra la evidencia no está en el corpus ({examples}): sus fragmentos ({spans} de "
+            "{total}) quedan fuera de todas las medidas.",
+        ),
+        (
+            "{count} documents named by the evidence are not in the corpus ({examples}): their spans ({spans} of "
+            "{total}) are left out of every measure.",
+            "{count} documentos que nombra la evidencia no están en el corpus ({examples}): sus fragmentos ({spans} "
+            "de {total}) quedan fuera de todas las medidas.",
+        ),
+    ),
+    "queries_without_evidence": (
+        (
+            "1 query of {total} has no evidence span ({examples}); the evidence measures leave it out.",
+            "1 consulta de {total} no tiene ningún fragmento de evidencia ({examples}); las medidas de evidencia la "
+            "dejan fuera.",
+        ),
+        (
+            "{count} queries of {total} have no evidence span ({examples}); the evidence measures leave them out.",
+            "{count} consultas de {total} no tienen ningún fragmento de evidencia ({examples}); las medidas de "
+            "evidencia las dejan fuera.",
+        ),
+    ),
+    "queries_retrieve_nothing": (
+        (
+            "1 query of {total} shares no token with the corpus ({examples}), so BM25 retrieves nothing for it.",
+            "1 consulta de {total} no comparte ningún token con el corpus ({examples}), así que BM25 no recupera "
+            "nada para ella.",
+        ),
+        (
+            "{count} queries of {total} share no token with the corpus ({examples}), so BM25 retrieves nothing for "
+            "them: check that the queries and the corpus are in the same language and that this is the right "
+            "queries file.",
+            "{count} consultas de {total} no comparten ningún token con el corpus ({examples}), así que BM25 no "
+            "recupera nada para ellas: comprueba que las consultas y el corpus estén en el mismo idioma y que este "
+            "sea el fichero de consultas correcto.",
+        ),
+    ),
+    "config_low_ceiling": (
+        "{run}: only {fraction} of the evidence spans lie whole in some chunk (below {limit}): before any "
+        "retrieval, most evidence is cut by the chunk borders.",
+        "«{run}»: solo el {fraction} de los fragmentos de evidencia cabe entero en algún chunk (menos del "
+        "{limit}): antes de recuperar nada, los bordes de los chunks cortan la mayor parte de la evidencia.",
     ),
     # raglab_core.judges: the warnings of `agree` and «¿Te fías de tus juicios?» (raglab_core.judges.agreement)
     "side_reference": ("the reference", "la referencia"),

@@ -21,7 +21,7 @@ chunk offsets refer to that string, and a span's offsets, which refer to
 >>> read_corpus('{"_id": "d1", "text": "a"}\\n{"_id": "d1", "text": "b"}\\n', name="corpus.jsonl")
 Traceback (most recent call last):
   ...
-raglab_core.runs.trec.TrecFormatError: «corpus.jsonl», línea 2: el identificador «d1» ya aparece en la línea 1; los identificadores deben ser únicos
+raglab_core.text_reader.FileFormatError: «corpus.jsonl», línea 2: el identificador «d1» ya aparece en la línea 1; los identificadores deben ser únicos
 
 References
 ----------

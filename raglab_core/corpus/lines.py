@@ -3,12 +3,12 @@
 The readers of :mod:`raglab_core.corpus` take text, never paths: the command
 line feeds a file's chunks (:func:`raglab_core.runs.decoding.read_text_chunks`),
 the page feeds the text the browser read. :class:`LineReader`, a
-:class:`raglab_core.runs.trec.TextReader` as the qrels and run readers are,
+:class:`raglab_core.text_reader.TextReader` as the qrels and run readers are,
 splits the chunks into numbered lines (a line may straddle two chunks), skips
 blank lines, and collects problems as those readers do: the first
-:data:`~raglab_core.runs.trec.MAX_REPORTED` with their line numbers, then a count.
+:data:`~raglab_core.text_reader.MAX_REPORTED` with their line numbers, then a count.
 :meth:`LineReader.close` returns the plain data read, or raises one
-:class:`~raglab_core.runs.trec.TrecFormatError` (a :class:`~raglab_core.errors.LabError`)
+:class:`~raglab_core.text_reader.FileFormatError` (a :class:`~raglab_core.errors.LabError`)
 listing them, in English (``render("en")``) or Spanish (``str``).
 
 >>> class Lengths(LineReader):
@@ -24,7 +24,7 @@ listing them, in English (``render("en")``) or Spanish (``str``).
 
 import json
 
-from ..runs.trec import Problem, TextReader, TrecFormatError
+from ..text_reader import FileFormatError, Problem, TextReader
 
 
 def excerpt(value, limit: int = 60) -> str:
@@ -70,7 +70,7 @@ class LineReader(TextReader):
         return self.result
 
     def close(self):
-        """End the text: the data read, or :class:`~raglab_core.runs.trec.TrecFormatError` with every problem."""
+        """End the text: the data read, or :class:`~raglab_core.text_reader.FileFormatError` with every problem."""
         self.end_text()
         self.problems.raise_if_any()
         result = self.finish()
@@ -164,7 +164,7 @@ class FirstLines(dict):
         return False
 
 
-__all__ = ["LineReader", "Problem", "TrecFormatError", "excerpt", "json_object", "identifier", "text_field",
+__all__ = ["LineReader", "Problem", "FileFormatError", "excerpt", "json_object", "identifier", "text_field",
            "offset", "FirstLines"]
 
 

@@ -11,10 +11,10 @@ first chunks of one or two configurations. Every number arrives both raw and as 
 import math
 
 from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
+from ..notices import from_json
 from ..runs.cells import cell
 from ..runs.lettered import adjusted_text
 from ..runs.report import ALPHA
-from ..runs.sanity import Notice
 from ..runs.statistics import PERMUTATIONS, RESAMPLES
 from ..readings import reading as reading_parts
 from ..words import corpus_panel_words
@@ -117,11 +117,6 @@ def _p(result, comparison) -> str:
                          result.get("p_value_exact", False))
 
 
-def _notice(warning) -> Notice:
-    params = {key: value for key, value in warning.items() if key not in ("code", "message", "run")}
-    return Notice(warning["code"], warning.get("run"), params)
-
-
 def panel_view(data: dict, cuts) -> dict:
     """What the panel shows once every configuration is measured and compared (``data``: the JSON report)."""
     configs = data["configs"]
@@ -149,7 +144,7 @@ def panel_view(data: dict, cuts) -> dict:
                     "como su mejor chunk) sobre las consultas de los qrels.")
     return {
         "summary": summary,
-        "warnings": [{"code": w["code"], "text": _notice(w).render("es")} for w in data["warnings"]],
+        "warnings": [{"code": w["code"], "text": from_json(w).render("es")} for w in data["warnings"]],
         "columns": table_columns(measures),
         "caption": (
             f"Media de cada medida sobre las consultas con evidencia y, debajo, su intervalo de confianza del 95 % "

@@ -10,7 +10,7 @@ rules (:func:`raglab_core.corpus.lines.identifier`) and are given once.
 >>> read_queries("q1\\tbm25\\nq2 sin tabulador\\n", name="queries.tsv")
 Traceback (most recent call last):
   ...
-raglab_core.runs.trec.TrecFormatError: «queries.tsv», línea 2: se esperaban 2 columnas separadas por tabuladores (id<TAB>texto) y hay 1
+raglab_core.text_reader.FileFormatError: «queries.tsv», línea 2: se esperaban 2 columnas separadas por tabuladores (id<TAB>texto) y hay 1
 """
 
 from .lines import FirstLines, LineReader, identifier, json_object, text_field

@@ -8,7 +8,7 @@
 * ``config_low_ceiling``: a configuration whose ceiling (the share of evidence spans that lie whole
   in some chunk, before any retrieval) is below 0.5: most evidence is cut by its chunk borders.
 
-Each is a :class:`~raglab_core.runs.sanity.Notice`, worded in English or Spanish from
+Each is a :class:`~raglab_core.notices.Notice`, worded in English or Spanish from
 :data:`raglab_core.messages.MESSAGES`.
 
 >>> from raglab_core.corpus.documents import Document
@@ -18,7 +18,7 @@ Each is a :class:`~raglab_core.runs.sanity.Notice`, worded in English or Spanish
 ['queries_retrieve_nothing']
 """
 
-from ..runs.sanity import EXAMPLES, Notice
+from ..notices import EXAMPLES, Notice
 
 LOW_CEILING = 0.5
 """A configuration whose mean ceiling is below this is warned about."""
@@ -30,20 +30,20 @@ def sweep_warnings(prepared, results) -> list:
     total = len(prepared.queries)
     if prepared.outside:
         left = sum(prepared.outside.values())
-        notices.append(Notice("spans_unknown_document", None, {
+        notices.append(Notice("spans_unknown_document", {"run": None,
             "count": len(prepared.outside), "examples": list(prepared.outside)[:EXAMPLES], "spans": left,
             "total": left + sum(map(len, prepared.evidence.values()))}))
     if prepared.evidence:
         missing = sorted(qid for qid in prepared.queries if qid not in prepared.evidence)
         if missing:
-            notices.append(Notice("queries_without_evidence", None,
-                                  {"count": len(missing), "total": total, "examples": missing[:EXAMPLES]}))
+            notices.append(Notice("queries_without_evidence",
+                                  {"run": None, "count": len(missing), "total": total, "examples": missing[:EXAMPLES]}))
     empty = sorted(qid for qid, terms in prepared.terms.items() if not terms)
     if total and len(empty) * 2 > total:
-        notices.append(Notice("queries_retrieve_nothing", None,
-                              {"count": len(empty), "total": total, "examples": empty[:EXAMPLES]}))
+        notices.append(Notice("queries_retrieve_nothing",
+                              {"run": None, "count": len(empty), "total": total, "examples": empty[:EXAMPLES]}))
     for result in results:
         ceiling = result.mean.get("Ceiling")
         if ceiling is not None and ceiling < LOW_CEILING:
-            notices.append(Notice("config_low_ceiling", result.name, {"fraction": ceiling, "limit": LOW_CEILING}))
+            notices.append(Notice("config_low_ceiling", {"run": result.name, "fraction": ceiling, "limit": LOW_CEILING}))
     return notices

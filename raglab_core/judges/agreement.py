@@ -4,7 +4,7 @@
 ``judge``, ``pairs``, ``labels`` and ``per_query``; :func:`systems_report` takes the runs evaluated under either
 qrels and gives ``systems``; :func:`agreement_report` puts them together with the ``warnings``.
 
-Each :class:`Notice` has a stable snake_case ``code`` and raw parameters; :meth:`Notice.render` words it in
+Each warning is a :class:`raglab_core.notices.Notice`, a stable snake_case ``code`` and raw parameters, worded in
 English (the command line) or Spanish (the page) from :data:`raglab_core.messages.MESSAGES`:
 
 * ``kappa_undefined``: p_e = 1, both sides give every pair one same grade (κ is null);
@@ -23,16 +23,13 @@ English (the command line) or Spanish (the page) from :data:`raglab_core.message
 >>> report = agreement_report("people.txt", {"q1": {"a": 1, "b": 0}}, "llm.txt", {"q1": {"a": 1, "b": 1}})
 >>> report["labels"]["exact"], report["labels"]["kappa"], [w["code"] for w in report["warnings"]]
 (0.5, 0.0, ['kappa_single_label', 'base_rate_high', 'few_pairs', 'judge_lenient'])
->>> notice = Notice("base_rate_high", {"side": "judge", "rate": 1.0, "limit": 0.9})
->>> notice.render("en")[:60], notice.render("es")[:60].replace("\xa0", " ")
-('At grade >= 1, the judge calls 100.0 % of the pairs relevant', 'Con el umbral en el grado 1, el juez considera relevante el ')
+>>> print(report["warnings"][0]["message"])
+Cohen's kappa is 0 because the judge gives every pair the grade 1: whatever the other side says, their agreement is what chance gives (scikit-learn computes it so). Read the exact agreement, PABAK and AC1 beside it.
 """
 
 import json
-from typing import NamedTuple
 
-from ..errors import message
-from ..formatting import decimal, integer, percent
+from ..notices import Notice
 from ..runs.comparison import p_values
 from ..runs.statistics import SEED, holm
 from . import labels
@@ -46,35 +43,6 @@ BASE_RATE_LIMITS = (0.1, 0.9)
 """A side's rate of "relevant" (grade ≥ 1) outside these is warned about."""
 MIN_RUNS = 3
 """Fewer runs than this (but at least one) make a rank correlation say little."""
-
-
-class Notice(NamedTuple):
-    """One warning: a ``code`` (its JSON's), the message ``template`` (a key of MESSAGES; the code itself unless
-    the wording varies) and raw ``params``."""
-
-    code: str
-    params: dict
-    template: str = ""
-
-    def render(self, language: str = "es") -> str:
-        english = language == "en"
-        params = {}
-        for key, value in self.params.items():
-            if key == "side":
-                value = message(f"side_{value}", language)
-            elif key in ("rate", "limit"):
-                places = 1 if key == "rate" else 0
-                value = f"{100 * value:.{places}f} %" if english else percent(value, places)
-            elif isinstance(value, float):
-                value = f"{value:.3f}" if english else decimal(value)
-            elif isinstance(value, int) and not isinstance(value, bool) and key != "count":
-                value = str(value) if english else integer(value)
-            params[key] = value
-        return message(self.template or self.code, language, **params)
-
-    def as_json(self) -> dict:
-        """``{"code", "message" (English), …params}``, as ``eval --json`` gives its warnings (DESIGN §4.6)."""
-        return {"code": self.code, "message": self.render("en"), **self.params}
 
 
 def _side(name, qrels, maximum, clipped) -> dict:
@@ -120,8 +88,7 @@ def label_report(reference_name, reference, judge_name, judge, reference_max=Non
             notices.append(Notice("grades_clipped", {"name": name, "count": count, "maximum": maximum}))
     if counts["reference_only"] or counts["judge_only"]:
         notices.append(Notice("pairs_one_side", {"reference_only": counts["reference_only"],
-                                                 "judge_only": counts["judge_only"], "missing": missing},
-                              f"pairs_one_side_{missing}"))
+                                                 "judge_only": counts["judge_only"], "missing": missing}))
     if not same_scale:
         notices.append(Notice("scales_differ", {"reference_max": reference_max, "judge_max": judge_max}))
     status = labels.kappa_status(pooled)
@@ -202,15 +169,3 @@ def agreement_report(reference_name, reference, judge_name, judge, runs=(), refe
 def agreement_json(report) -> str:
     """The report as ``agree --json`` prints it, and as the page's «Descargar» saves it."""
     return json.dumps(report, indent=2, allow_nan=False) + "\n"
-
-
-def notice_of(warning: dict) -> Notice:
-    """The :class:`Notice` back from one of the JSON's ``warnings`` (to word it in Spanish on the page).
-
-    >>> notice = Notice("pairs_one_side", {"reference_only": 2, "judge_only": 0, "missing": "zero"}, "pairs_one_side_zero")
-    >>> notice_of(notice.as_json()) == notice
-    True
-    """
-    params = {key: value for key, value in warning.items() if key not in ("code", "message")}
-    template = f"pairs_one_side_{params['missing']}" if warning["code"] == "pairs_one_side" else ""
-    return Notice(warning["code"], params, template)

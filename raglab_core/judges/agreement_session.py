@@ -142,3 +142,10 @@ class AgreementSession(EvaluationSession):
     def agreement_json(self) -> str:
         """What ``python -m raglab_core agree REFERENCE JUDGE [RUN …] --json`` prints for these files."""
         return agreement_json(self.agreement)
+
+    def download(self, kind: str) -> dict:
+        """Once finished: the agreement as ``agree --json`` prints it (``kind`` ``"agreement"``), or the
+        evaluation's downloads (:meth:`EvaluationSession.download`)."""
+        if kind == "agreement":
+            return {"name": "raglab-acuerdo.json", "type": "application/json", "text": self.agreement_json()}
+        return super().download(kind)

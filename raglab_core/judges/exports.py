@@ -33,6 +33,20 @@ def export_json(job: dict, grades: dict) -> str:
     return json.dumps({**job, "grades": kept}, ensure_ascii=False, indent=1) + "\n"
 
 
+def download(job: dict, grades: dict, kind: str) -> dict:
+    """``{"name", "type", "text"}``: the qrels of what was judged (``kind`` ``"qrels"``) or the job as JSON
+    (``"json"``), as the judging page saves them.
+
+    >>> from raglab_core.judges.job import make_job
+    >>> saved = download(make_job({}, [("q", "a")], {}, created="2026-01-01T00:00:00Z"), {}, "qrels")
+    >>> saved["name"], saved["text"]
+    ('raglab-qrels.txt', '')
+    """
+    if kind == "json":
+        return {"name": "raglab-juicios.json", "type": "application/json", "text": export_json(job, grades)}
+    return {"name": "raglab-qrels.txt", "type": "text/plain", "text": qrels_text(job, grades)}
+
+
 def job_summary(job: dict, grades: dict) -> dict:
     """One line of the list of jobs: ``id``, ``created``, ``inputs``, ``settings``, ``done``, ``total``,
     ``finished``, ``resume`` (:func:`~raglab_core.judges.progress.resume_index`), ``seconds``, ``time``, ``text``

@@ -27,10 +27,10 @@ calls a judge reliable from κ alone, nor says the order holds when a pair the r
 import math
 
 from ..formatting import DASH, count, decimal, integer, percent, span, spanish_list
+from ..notices import from_json
 from ..readings import reading
 from ..runs.cells import cell
 from ..runs.statistics import p_text
-from .agreement import notice_of
 
 BANDS = ((0.0, "pobre"), (0.20, "leve"), (0.40, "aceptable"), (0.60, "moderado"), (0.80, "sustancial"),
          (1.0, "casi perfecto"))
@@ -91,7 +91,7 @@ def agreement_view(report: dict, for_runs: bool = False, sample: bool = False) -
         "title": "¿Te fías de tus juicios?",
         "files": (f"Referencia: «{report['reference']['file']}» (grados 0 a {report['reference']['max']}); juicios "
                   f"a comparar: «{report['judge']['file']}» (grados 0 a {report['judge']['max']})."),
-        "warnings": [{"code": warning["code"], "text": notice_of(warning).render("es")}
+        "warnings": [{"code": warning["code"], "text": from_json(warning).render("es")}
                      for warning in report["warnings"]],
         "figures": _figures(report, reference_rate, judge_rate, first, codes),
         "confusion": _confusion(report),

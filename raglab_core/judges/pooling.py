@@ -51,10 +51,11 @@ import random
 from itertools import zip_longest
 
 from ..checks import whole_number
+from ..notices import Notice
 from ..runs.evaluation import trec_order
 from ..runs.statistics import SEED
-from ..runs.trec import QrelsReader, RunNotGrouped, RunReader, TextReader
-from .agreement import Notice
+from ..runs.trec import QrelsReader, RunNotGrouped, RunReader
+from ..text_reader import TextReader
 
 
 
@@ -192,7 +193,7 @@ def choose(runs, depth: int, judged=None, n=None, seed: int = SEED, judge=None):
     The depth-``depth`` pool of ``runs`` minus the pairs ``judged`` holds (:func:`pool`). With a model's qrels
     ``judge``, only the pool's pairs it grades, and with ``n`` a sample of ``n`` of them stratified by its grade
     (:func:`stratified`); without ``judge``, with ``n``, a sample of ``n`` (:func:`sample`). Either way the pairs
-    keep the pool's order. ``notices`` (:class:`~raglab_core.judges.agreement.Notice`): ``pool_empty`` (nothing left
+    keep the pool's order. ``notices`` (:class:`~raglab_core.notices.Notice`): ``pool_empty`` (nothing left
     to judge), ``sample_whole_pool`` (``n`` is not below the number of pairs: all are kept),
     ``judge_misses_pool`` (pool pairs the model did not grade, left out).
 
@@ -313,7 +314,7 @@ class PoolReader(TextReader):
         self.result.append(pair)
 
     def close(self) -> list:
-        """End the text: the pairs read, or :class:`~raglab_core.runs.trec.TrecFormatError` with every problem."""
+        """End the text: the pairs read, or :class:`~raglab_core.text_reader.FileFormatError` with every problem."""
         self.end_text()
         if not self.result and not self.problems.listed:
             self.problems.add(None, "no_pairs")
@@ -334,6 +335,6 @@ def read_pool(text: str, name: str = "pool.tsv") -> list:
     >>> read_pool("q1\\ta\\nq1 b\\n", name="pool.tsv")
     Traceback (most recent call last):
       ...
-    raglab_core.runs.trec.TrecFormatError: «pool.tsv», línea 2: se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay 1
+    raglab_core.text_reader.FileFormatError: «pool.tsv», línea 2: se esperaban 2 columnas separadas por un tabulador (query_id<TAB>doc_id) y hay 1
     """
     return PoolReader(name).read(text)

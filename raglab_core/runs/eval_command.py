@@ -46,12 +46,12 @@ import sys
 from ..command_line import at_least, cannot_read, malformed
 from ..errors import LabError
 from ..metrics import GAIN_ALIASES, GAINS
+from ..notices import examples
 from .decoding import read_text_chunks
 from .evaluation import TIES, evaluate_run  # noqa: F401 (evaluate_run: the doctest)
 from .inputs import Reading, read_all, run_names, slots
 from .measures import DEFAULT_MEASURES, SUPPORTED, lab_measures, parse_measures
 from .report import ALPHA, beaten, build_report, report_json, require_common_queries, warned_runs
-from .sanity import examples
 from .statistics import PERMUTATIONS, SEED, p_text, p_value_text
 
 TIES_HELP = (

@@ -14,6 +14,7 @@ import io
 
 from ..errors import LabError, message
 from ..formatting import DASH, NBSP, count, decimal, integer, spanish_list
+from ..notices import from_json
 from ..readings import reading
 from ..words import UNJUDGED_LABEL, data_panel_words, permutations_text as _permutations
 from .cells import cell as _cell, interval as _interval
@@ -23,7 +24,7 @@ from .inputs import MAX_RUNS
 from .lettered import adjusted_text, lettered_view, oriented_pair, warned_names
 from .measures import DEFAULT_MEASURES, parse_measures  # noqa: F401 (parse_measures: the doctest)
 from .report import ALPHA, build_report, warned_runs  # noqa: F401 (build_report: the doctest)
-from .sanity import Notice
+from .sanity import missing_note
 from .statistics import EXACT_LIMIT, p_text, p_value_text
 
 ROWS_SHOWN = 200
@@ -221,10 +222,10 @@ def panel_view(report, runs, comparisons, fusion=None) -> dict:
         del many["means"]
     view = {
         "warnings": [
-            {"code": warning["code"], "text": _notice(warning).render("es")} for warning in report["warnings"]
+            {"code": warning["code"], "text": from_json(warning).render("es")} for warning in report["warnings"]
         ],
         "complete_note": " ".join(
-            _notice(warning).note() for warning in report["warnings"] if warning["code"] == "queries_missing_from_run"
+            missing_note(from_json(warning)) for warning in report["warnings"] if warning["code"] == "queries_missing_from_run"
         ),
         "summary": _summary(report, runs),
         "metric_labels": labels,
@@ -286,12 +287,6 @@ def page_settings() -> dict:
         "fusion_min_runs": FUSION_MIN_RUNS,
         "fusion": page_options(),
     }
-
-
-def _notice(warning) -> Notice:
-    """A warning of the report (JSON) as the :class:`~raglab_core.runs.sanity.Notice` it was made from."""
-    params = {key: value for key, value in warning.items() if key not in ("code", "message", "run")}
-    return Notice(warning["code"], warning["run"], params)
 
 
 def _summary(report, runs) -> str:

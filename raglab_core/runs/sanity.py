@@ -5,15 +5,15 @@ while it scored the queries (and the per-query values themselves): nothing
 here reads a file again. A warning changes no value: the command line still
 exits with 0 and prints the same numbers, the page shows the same tables.
 
-Each :class:`Notice` has a stable snake_case ``code``, the run it concerns
-(``None`` for the qrels), and parameters; :meth:`Notice.render` words it in
+Each is a :class:`raglab_core.notices.Notice`: a stable snake_case ``code``, and parameters, the first
+the run it concerns (``run``, ``None`` for the qrels); :meth:`~raglab_core.notices.Notice.render` words it in
 English (the command line: stderr, and ``--json``'s top-level
 ``"warnings"``) or Spanish (the page's ``<ul data-output="data-warnings">``).
 
 * ``run_none_judged``: none of the documents a run ranks, in the queries it
   shares with the qrels, is judged (ids in another case, or with another
   prefix, than the qrels'): an example id from each file.
-* ``run_low_judged``: the run's mean Judged@10 is below 0.5: most of its top
+* ``run_low_judged``: the run's mean Judged@10 is below :data:`LOW_JUDGED` (0.5): most of its top
   10 is unjudged, and unjudged documents count as not relevant.
 * ``queries_missing_from_run``: qrels queries the run does not answer, and
   how the ``complete`` choice counts them.
@@ -45,87 +45,21 @@ English (the command line: stderr, and ``--json``'s top-level
 run.txt: none of the documents it ranks in the 2 queries it shares with the qrels is judged, so every measure is 0. Check the ids' case and prefixes: the run has 'D1' (query 'q1'), the qrels 'd1'.
 """
 
-from typing import NamedTuple
-
-from ..errors import message
-from ..formatting import decimal, integer, percent, spanish_list
-
-LOW_JUDGED = 0.5
-"""Mean Judged@10 below this is warned about."""
-EXAMPLES = 5
-"""Query ids given as examples in a warning."""
+from ..notices import EXAMPLES, Notice
+from ..warning_messages import LOW_JUDGED
 
 
-def examples(qids, count, language):
-    """The first :data:`EXAMPLES` of ``qids`` (of ``count`` in all), ``…`` when there are more: ``q1, q2`` in
-    English, ``«q1», «q2»`` in Spanish.
+def missing_note(notice: Notice, language: str = "es") -> str:
+    """For ``queries_missing_from_run``, the short note shown next to the choice that decides how they count.
 
-    >>> examples(["q1", "q2", "q3", "q4", "q5", "q6"], 6, "en"), examples(["q1"], 1, "es")
-    ('q1, q2, q3, q4, q5, …', '«q1»')
+    >>> missing_note(Notice("queries_missing_from_run", {"run": "r.txt", "count": 20, "total": 40, "examples": [],
+    ...                                                  "complete": False}))
+    'En la última evaluación, a «r.txt» le faltan 20 consultas de los qrels (de 40 en total).'
     """
-    shown = [qid if language == "en" else f"«{qid}»" for qid in qids[:EXAMPLES]]
-    return ", ".join(shown) + (", …" if count > len(shown) else "")
-
-
-def _english_list(items):
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-class Notice(NamedTuple):
-    """One warning: its ``code``, the ``run`` it concerns (``None``: the qrels)
-    and the ``params`` its message is worded from."""
-
-    code: str
-    run: str | None
-    params: dict
-
-    def render(self, language: str = "es") -> str:
-        """The warning in ``"en"`` or ``"es"``: its template in :data:`raglab_core.messages.MESSAGES`, filled with
-        the parameters written as the language writes them (numbers, lists of ids and of measures)."""
-        params, code = dict(self.params), self.code
-        english = language == "en"
-        if code == "run_scores_tied" and params["count"] == params["total"]:  # worded "in every one of its …"
-            code += "_all"
-        if "examples" in params:
-            params["examples"] = examples(params["examples"], params["count"], language)
-        for key in ("total", "spans"):
-            if key in params:
-                params[key] = str(params[key]) if english else integer(params[key])
-        if "value" in params:
-            params["value"] = f"{params['value']:.3f}" if english else decimal(params["value"])
-            params["limit"] = f"{LOW_JUDGED}" if english else decimal(LOW_JUDGED, 1)
-        if "fraction" in params:  # a share, as a percentage, and its limit
-            params["fraction"] = f"{100 * params['fraction']:.1f} %" if english else percent(params["fraction"])
-            params["limit"] = f"{100 * params['limit']:.0f} %" if english else percent(params["limit"], 0)
-        if "measures" in params:
-            params["measures"] = (_english_list if english else spanish_list)(params["measures"])
-        if "example" in params:
-            params["qid"], params["docid"], params["judged"] = params.pop("example")
-        if "deepest" in params:  # a depth: the median and the largest
-            params["count"] = params.pop("deepest")
-            if params["count"] == params["typical"]:
-                code += "_uniform"
-            params["typical"] = str(params["typical"]) if english else integer(params["typical"])
-        if "queries" in params:
-            params["count"] = params.pop("queries")
-        if params.pop("complete", False):
-            code += "_complete"
-        return message(code, language, run=self.run, **params)
-
-    def note(self, language: str = "es") -> str:
-        """For ``queries_missing_from_run``, the short note shown next to the choice that decides how they count.
-
-        >>> Notice("queries_missing_from_run", "r.txt", {"count": 20, "total": 40, "examples": [], "complete": False}).note()
-        'En la última evaluación, a «r.txt» le faltan 20 consultas de los qrels (de 40 en total).'
-        """
-        return Notice("missing_note", self.run, {"count": self.params["count"], "total": self.params["total"]}).render(
-            language
-        )
-
-    def as_json(self) -> dict:
-        """The command line's JSON: ``{"code", "message" (English), "run", …params}``."""
-        return {"code": self.code, "message": self.render("en"), "run": self.run, **self.params}
+    params = notice.params
+    return Notice("missing_note", {"run": params["run"], "count": params["count"], "total": params["total"]}).render(
+        language
+    )
 
 
 def run_warnings(runs) -> list:
@@ -135,22 +69,22 @@ def run_warnings(runs) -> list:
         for role, file, count, line, text in result.comments:
             if file not in said:
                 said.add(file)
-                notices.append(Notice("comment_lines", name if role == "run" else None, {
-                    "file": file, "count": count, "line": line, "text": _shown_line(text)}))
+                notices.append(Notice("comment_lines", {
+                    "run": name if role == "run" else None, "file": file, "count": count, "line": line, "text": _shown_line(text)}))
         evaluated = len(result.per_query) - (len(result.not_in_run) if result.complete else 0)
         if not result.any_judged and result.example:
-            notices.append(Notice("run_none_judged", name, {"queries": evaluated, "example": list(result.example)}))
+            notices.append(Notice("run_none_judged", {"run": name, "queries": evaluated, "example": list(result.example)}))
         elif result.judged_at_10 is not None and result.judged_at_10 < LOW_JUDGED:
-            notices.append(Notice("run_low_judged", name, {"value": result.judged_at_10}))
+            notices.append(Notice("run_low_judged", {"run": name, "value": result.judged_at_10}))
         if result.not_in_run:
             missing = list(result.not_in_run)
-            notices.append(Notice("queries_missing_from_run", name, {
-                "count": len(missing), "total": result.qrels_queries, "examples": missing[:EXAMPLES],
+            notices.append(Notice("queries_missing_from_run", {
+                "run": name, "count": len(missing), "total": result.qrels_queries, "examples": missing[:EXAMPLES],
                 "complete": result.complete,
             }))
         if result.self_retrieved:
             hits = list(result.self_retrieved)
-            notices.append(Notice("query_id_retrieved", name, {"count": len(hits), "examples": hits[:EXAMPLES]}))
+            notices.append(Notice("query_id_retrieved", {"run": name, "count": len(hits), "examples": hits[:EXAMPLES]}))
         notices += _order_notices(name, result)
     notices += _without_relevant_notices(runs)
     return notices
@@ -171,11 +105,11 @@ def _order_notices(name, result):
     ranked = sum(depth > 1 for depth in result.depths)  # the queries where an order can tie
     if result.tied and 2 * len(result.tied) > ranked:
         tied = list(result.tied)
-        notices.append(Notice("run_scores_tied", name, {"count": len(tied), "total": ranked, "examples": tied[:EXAMPLES]}))
+        notices.append(Notice("run_scores_tied", {"run": name, "count": len(tied), "total": ranked, "examples": tied[:EXAMPLES]}))
     typical, deepest = result.depth
     beyond = [str(measure) for measure in result.measures if typical and (measure.cutoff or 0) > typical]
     if beyond:
-        notices.append(Notice("run_shallow", name, {"typical": typical, "deepest": deepest, "measures": beyond}))
+        notices.append(Notice("run_shallow", {"run": name, "typical": typical, "deepest": deepest, "measures": beyond}))
     return notices
 
 
@@ -196,7 +130,7 @@ def _without_relevant_notices(runs):
     for rel, (names, qids) in sorted(by_rel.items()):
         if qids:
             qids = sorted(qids)
-            notices.append(Notice("queries_without_relevant", None, {
-                "rel": rel, "measures": names, "count": len(qids), "total": len(evaluated), "examples": qids[:EXAMPLES],
+            notices.append(Notice("queries_without_relevant", {
+                "run": None, "rel": rel, "measures": names, "count": len(qids), "total": len(evaluated), "examples": qids[:EXAMPLES],
             }))
     return notices

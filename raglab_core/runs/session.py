@@ -18,7 +18,7 @@ from ..errors import LabError
 from ..words import (TABLES_PROGRESS, comparing_progress, comparison_progress, fused_progress, fusion_progress,
                      intervals_progress, reading_progress)
 from .evaluation import tie_mode
-from .fused import FusedRun, fusion_settings
+from .fused import FusedRun, file_name, fusion_settings
 from .inputs import MAX_RUNS, SLOTS, Reading, read_all, run_names
 from .lettered import pair_index
 from .measures import DEFAULT_MEASURES, parse_measures
@@ -264,6 +264,17 @@ class EvaluationSession(StreamSession):
     def fused_text(self) -> str:
         """Once finished: the fused run as ``python -m raglab_core fuse`` prints it (empty without one)."""
         return self.fused.text() if self.fused else ""
+
+    def download(self, kind: str) -> dict:
+        """Once finished: ``{"name", "type", "text"}``, the report as ``eval --json`` prints it (``kind``
+        ``"json"``), the per-query table (``"csv"``) or the fused run as ``fuse`` prints it (``"fused"``, saved as
+        a safe file name, ``rrf-a-b.txt`` for «RRF(a, b)»: ``eval`` names a run by its file, so the page's JSON
+        names it as ``eval`` does a file named as the run)."""
+        if kind == "json":
+            return {"name": "raglab-evaluacion.json", "type": "application/json", "text": self.report_json()}
+        if kind == "fused":
+            return {"name": file_name(self.names[-1]), "type": "text/plain", "text": self.fused_text()}
+        return {"name": "raglab-por-consulta.csv", "type": "text/csv", "text": self.per_query_csv()}
 
 
 def evaluate_files(qrels, runs, measures=None, ties="double", progress=None, complete=False, fusion=None) -> dict:

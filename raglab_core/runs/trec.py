@@ -4,13 +4,12 @@ A reader takes its input a piece at a time, so that a 7 M-line run never has
 to be held whole: :meth:`~RunReader.read` takes any iterable of lines (an open
 file, a list in a test), :meth:`~TextReader.feed` takes chunks of text as the
 browser reads them (lines may straddle chunks), and :meth:`~RunReader.close`
-ends the input. :class:`TextReader` (chunks cut into numbered lines, and a
-file's :class:`Problems`) is the base of every reader of a file's text, these
-and :mod:`raglab_core.corpus`'s (:class:`raglab_core.corpus.lines.LineReader`). :class:`RunReader` hands each query's documents to a callback
+ends the input. These readers are :class:`raglab_core.text_reader.TextReader` s (chunks cut into numbered
+lines, and a file's problems), as every reader of a file's text is. :class:`RunReader` hands each query's documents to a callback
 as soon as the query ends (:class:`raglab_core.runs.evaluation.RunEvaluator` scores
 and drops them); :func:`parse_qrels` and :func:`parse_run` read a whole input
 into plain dicts. Nothing partial is returned: on bad input, ``close()``
-raises one :class:`TrecFormatError` listing the first :data:`MAX_REPORTED`
+raises one :class:`TrecFormatError` listing the first :data:`~raglab_core.text_reader.MAX_REPORTED`
 problems with their line numbers and counting the rest.
 
 Formats, detected from the first record (those of trec_eval 10.0 [1]_, BEIR
@@ -68,49 +67,13 @@ References
 
 import json
 import math
-from typing import NamedTuple
 
-from ..errors import LabError, message
 from ..messages import BEIR_LAYOUT, QRELS_LAYOUT, RUN_LAYOUT
+from ..text_reader import MAX_REPORTED, FileFormatError, Problem, TextReader  # noqa: F401 (MAX_REPORTED: the docs)
 
-MAX_REPORTED = 10
-"""Problems listed one by one in a :class:`TrecFormatError`; further ones are only counted."""
-
-
-class Problem(NamedTuple):
-    """One problem in a file: its 1-based ``line`` (``None`` when not tied to a line),
-    its ``kind`` (a key such as ``"relevance"``) and the ``details`` filling its message.
-
-    >>> Problem(4, "score", {"value": "x"}).render("en")
-    "line 4: score 'x' is not a number in ASCII digits"
-    """
-
-    line: int | None
-    kind: str
-    details: dict
-
-    def render(self, language: str = "es") -> str:
-        """The problem in ``language`` (``"en"`` or ``"es"``), prefixed by its line."""
-        details = dict(self.details)
-        if "what" in details:
-            details["what"] = message(f"files_{details['what']}", language)
-        if "where" in details:  # a structural location, itself translated
-            where = details["where"]
-            details["where"] = message("top_level", language) if where is None else message("query", language, qid=where)
-        text = message(self.kind, language, **details)
-        return text if self.line is None else message("at_line", language, line=self.line, text=text)
-
-
-class TrecFormatError(LabError):
-    """A qrels or run file that cannot be read, with every problem found (up to a limit).
-
-    Attributes: ``name`` (the file's name as given), ``field`` (``"qrels"`` or
-    ``"run"``: which input is wrong), ``problems`` (the first
-    :data:`MAX_REPORTED` :class:`Problem` s, in file order) and ``more`` (how
-    many further problems were found but not listed). Messages are produced
-    from these data in either language: :meth:`render` (``"en"`` or
-    ``"es"``), :meth:`english`; ``str(error)`` is Spanish, like every
-    :class:`~raglab_core.errors.LabError`.
+class TrecFormatError(FileFormatError):
+    """A qrels or run file that cannot be read (:class:`~raglab_core.text_reader.FileFormatError`, the
+    kernel's format error, raised by the readers here).
 
     >>> error = TrecFormatError("run.txt", "run", [Problem(3, "score", {"value": "n/a"})], more=2)
     >>> print(error.english())
@@ -118,98 +81,6 @@ class TrecFormatError(LabError):
       line 3: score 'n/a' is not a number in ASCII digits
       … and 2 more
     """
-
-    def __init__(self, name: str, field: str, problems, more: int = 0):
-        self.name = name
-        self.problems = list(problems)
-        self.more = more
-        super().__init__("trec_format", field=field)
-
-    def render(self, language: str = "es") -> str:
-        """The whole report in ``language``: one line for one problem, else a list."""
-        if len(self.problems) == 1 and not self.more:
-            problem = self.problems[0]
-            text = problem._replace(line=None).render(language)
-            if problem.line is None:
-                return message("file_problem", language, name=self.name, text=text)
-            return message("file_line_problem", language, name=self.name, line=problem.line, text=text)
-        return "\n".join([self.header(language), *(f"  {line}" for line in self.listed(language))])
-
-    def header(self, language: str = "es") -> str:
-        """The first line of a report of several problems: the file and how many problems it has.
-
-        >>> TrecFormatError("run.txt", "run", [Problem(1, "empty_run", {})] * 3).header("es")
-        '«run.txt» tiene 3 problemas:'
-        """
-        return message("problems", language, name=self.name, count=len(self.problems) + self.more)
-
-    def listed(self, language: str = "es") -> list[str]:
-        """Each listed problem, then how many more were found (when some were not listed)."""
-        lines = [problem.render(language) for problem in self.problems]
-        if self.more:
-            lines.append(message("more_problems", language, count=self.more))
-        return lines
-
-    def english(self) -> str:
-        """The report in English (for the command line)."""
-        return self.render("en")
-
-
-class Problems:
-    """Collects a file's problems: the first :data:`MAX_REPORTED` in full, then only a count."""
-
-    def __init__(self, name, field):
-        self.name, self.field = name, field
-        self.listed, self.more = [], 0
-
-    def add(self, line, kind, **details):
-        if len(self.listed) < MAX_REPORTED:
-            self.listed.append(Problem(line, kind, details))
-        else:
-            self.more += 1
-
-    def fail(self, line, kind, **details):
-        """Raise at once for a problem that makes reading on pointless."""
-        raise TrecFormatError(self.name, self.field, [Problem(line, kind, details)])
-
-    def raise_if_any(self):
-        if self.listed:
-            raise TrecFormatError(self.name, self.field, self.listed, self.more)
-
-
-class TextReader:
-    """The base of every reader of a file's text (qrels and runs here, the corpus's files in
-    :mod:`raglab_core.corpus.lines`): the text fed in chunks as it arrives, cut into lines (a line may
-    straddle two chunks), and the file's :class:`Problems`.
-
-    ``name`` names the file in messages; ``field`` (a class attribute) is the input the page and the
-    command line blame. Subclasses read the complete lines in :meth:`lines` and end the text with
-    :meth:`end_text` before they close.
-    """
-
-    field = ""
-
-    def __init__(self, name: str):
-        self.name = name
-        self.problems = Problems(name, self.field)
-        self.number = 0  # lines read so far
-        self.carry = ""  # the unfinished last line of the text fed so far
-
-    def feed(self, text: str) -> None:
-        """Read a chunk of text; a line may continue in the next chunk."""
-        lines = (self.carry + text).split("\n")
-        self.carry = lines.pop()
-        self.lines(lines)
-
-    def lines(self, lines) -> None:  # pragma: no cover - each reader has its own
-        """Read the next complete lines (an iterable of ``str``, without their ``\\n``)."""
-        raise NotImplementedError
-
-    def end_text(self) -> None:
-        """The text has ended: its last line, when it had no ``\\n``, is read."""
-        if self.carry:
-            carry, self.carry = self.carry, ""
-            self.lines([carry])
 
 
 class RunNotGrouped(Exception):
@@ -232,6 +103,8 @@ def _ascii_number(text) -> bool:
 
 class _Reader(TextReader):
     """What both readers share: format detection, JSON, lines given as any iterable."""
+
+    error = TrecFormatError
 
     def __init__(self, name: str):
         super().__init__(name)

@@ -1,11 +1,28 @@
 """Readings as a reader meets them (issue 49): the words visible before «Cómo leer esto» is opened."""
 
+from html import escape
 from html.parser import HTMLParser
-
-from raglab_core.readings import reading_html
 
 BUDGET = 80
 """The most words a reading may show before its disclosure (issue 49: «under about 80»)."""
+
+
+def reading_html(parts: dict) -> str:
+    """A reading (:func:`raglab_core.readings.reading`'s parts) as the page shows it, the disclosure closed: the
+    DOM panel-kit.js's ``reading`` builds, as HTML."""
+    html = []
+    if parts["warning"]:
+        html.append(f'<p class="reading-warning">{escape(parts["warning"])}</p>')
+    html.append(f'<p class="reading-verdict"><strong>{escape(parts["verdict"])}</strong></p>')
+    if parts["lines"]:
+        html.append('<ul class="reading-lines">' + "".join(f"<li>{escape(line)}</li>" for line in parts["lines"]) + "</ul>")
+    if parts["details"] or parts["caveats"]:
+        inner = f"<summary>{escape(parts['summary'])}</summary>"
+        if parts["details"]:
+            inner += '<ul class="reading-details">' + "".join(f"<li>{escape(line)}</li>" for line in parts["details"]) + "</ul>"
+        inner += "".join(f"<p>{escape(caveat)}</p>" for caveat in parts["caveats"])
+        html.append(f'<details class="reading-more">{inner}</details>')
+    return "".join(html)
 
 
 class _Visible(HTMLParser):

@@ -12,7 +12,7 @@ from raglab_core.corpus.files import read_folder, read_path
 from raglab_core.corpus.queries import QueriesReader, read_queries
 from raglab_core.corpus.spans import Span, SpansReader, read_spans
 from raglab_core.errors import LabError
-from raglab_core.runs.trec import TrecFormatError
+from raglab_core.text_reader import FileFormatError
 
 DOCUMENTS = {"d1": Document("d1", "El café cuesta 2 €. 😀 Fin.", "Precios"), "doc-2": Document("doc-2", "Otro texto.")}
 QUERIES = {"q1": "precio del café", "q2": "fin"}
@@ -71,7 +71,7 @@ def test_any_chunking_of_the_text_reads_the_same_as_the_whole_text():
 ])
 def test_a_bad_corpus_line_is_named_in_english_and_spanish(text, english, spanish):
     error = failure(lambda: read_corpus(text))
-    assert isinstance(error, TrecFormatError) and error.field == "corpus"
+    assert isinstance(error, FileFormatError) and error.field == "corpus"
     assert (error.render("en"), str(error)) == (english, spanish)
 
 

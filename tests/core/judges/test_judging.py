@@ -16,6 +16,7 @@ from raglab_core.judges.marking import query_words, segments
 from raglab_core.judges.pair_view import DISPLAY_CHARACTERS, pair_view
 from raglab_core.judges.pooling import pool, pool_text, read_pool
 from raglab_core.runs.trec import TrecFormatError, parse_qrels
+from raglab_core.text_reader import FileFormatError
 
 CREATED = "2026-12-04T23:00:00Z"
 
@@ -210,12 +211,13 @@ def test_a_pool_file_is_read_back_and_its_problems_named_by_line():
     pairs = a_pool(queries=3)
     assert read_pool(pool_text(pairs)) == pairs
     assert read_pool("q1\ta\r\n\nq1\tb") == [("q1", "a"), ("q1", "b")]
-    with pytest.raises(TrecFormatError) as error:
+    with pytest.raises(FileFormatError) as error:
         read_pool("q1\ta\nq1\ta\nq1\tb c\nq2\n", name="mi.pool")
+    assert not isinstance(error.value, TrecFormatError) and error.value.field == "pool"  # a pool is no TREC file
     english = error.value.english()
     assert "mi.pool: 3 problems" in english
     assert "line 2: document 'a' appears more than once" in english
     assert "line 3" in english and "whitespace" in english
     assert "line 4: expected 2 columns separated by one tab" in english
-    with pytest.raises(TrecFormatError):
+    with pytest.raises(FileFormatError):
         read_pool("\n\n")

@@ -1,51 +1,45 @@
-"""Every warning of raglab_core.judges words in English (the command line) and Spanish (the page), numbers as each
-language writes them."""
+"""Every warning of raglab_core.judges (the agreement's and the pool's) is made by its producer where it should be,
+and words in English (the command line) and Spanish (the page), numbers as each language writes them (the
+catalogue's other warnings: tests/core/kernel/test_notices.py)."""
 
-import pytest
+from raglab_core.judges.agreement import agreement_report
+from raglab_core.judges.pooling import choose
+from raglab_core.notices import Notice
 
-from raglab_core.judges.agreement import Notice
-
-NOTICES = [
-    Notice("kappa_undefined", {"count": 1234, "grade": 1}),
-    Notice("kappa_undefined", {"count": 1, "grade": 0}),
-    Notice("kappa_single_label", {"side": "judge", "grade": 1}),
-    Notice("base_rate_low", {"side": "reference", "rate": 0.0512, "limit": 0.1}),
-    Notice("base_rate_high", {"side": "judge", "rate": 0.95, "limit": 0.9}),
-    Notice("few_pairs", {"count": 150, "minimum": 200}),
-    Notice("few_pairs", {"count": 1, "minimum": 200}),
-    Notice("kappa_interval_wide", {"low": 0.412, "high": 0.705, "width": 0.2}),
-    Notice("scales_differ", {"reference_max": 3, "judge_max": 1}),
-    Notice("grades_clipped", {"name": "llm.txt", "count": 12345, "maximum": 3}),
-    Notice("pairs_one_side", {"reference_only": 12000, "judge_only": 4, "missing": "intersect"},
-           "pairs_one_side_intersect"),
-    Notice("pairs_one_side", {"reference_only": 1, "judge_only": 0, "missing": "zero"}, "pairs_one_side_zero"),
-    Notice("few_runs", {"count": 2, "minimum": 3}),
-    Notice("few_runs", {"count": 1, "minimum": 3}),
-    Notice("judge_lenient", {"mean": 0.1234, "low": 0.1, "high": 0.15}),
-    Notice("judge_strict", {"mean": 0.05, "low": -0.08, "high": -0.02}),
-    # raglab_core.judges.pooling's, said by `pool` and the judging page
-    Notice("pool_empty", {}),
-    Notice("sample_whole_pool", {"count": 1234, "sample": 5000}),
-    Notice("judge_misses_pool", {"count": 1, "total": 40}),
-    Notice("judge_misses_pool", {"count": 12345, "total": 20000}),
-]
+def test_the_pool_warns_of_what_it_left_out():
+    runs = [{"q1": {"a": 2.0, "b": 1.0}}, {"q1": {"c": 1.0}}]
+    pairs, notices = choose(runs, 2, judge={"q1": {"a": 1, "c": 0}}, n=5)
+    assert pairs == [("q1", "a"), ("q1", "c")]
+    assert notices == [Notice("judge_misses_pool", {"count": 1, "total": 3}),
+                       Notice("sample_whole_pool", {"count": 2, "sample": 5})]
+    assert [notice.render("en") for notice in notices] == [
+        "1 pair of the pool (3 pairs) is not graded by the judge: it is left out, since its sample is drawn from the "
+        "pairs it grades.",
+        "The sample (5) is not smaller than the pairs to judge (2): all of them are kept."]
+    assert choose(runs, 2, judged={"q1": {"a": 0, "b": 1, "c": 0}}) == ([], [Notice("pool_empty", {})])
 
 
-def test_every_code_of_the_judges_is_listed():
-    """The list above holds every warning the judges' modules can give (those of raglab_core.warning_messages
-    after the judges' first), so that a new one cannot go untested."""
-    from raglab_core.warning_messages import WARNINGS
+def test_the_pools_numbers_are_written_as_spanish_writes_them():
+    assert Notice("sample_whole_pool", {"count": 12345, "sample": 20000}).render("es") == (
+        "La muestra (20\u00a0000) no es menor que los pares por juzgar (12\u00a0345): se conservan todos.")
+    assert Notice("judge_misses_pool", {"count": 12345, "total": 23456}).render("es") == (
+        "El juez no califica 12\u00a0345 pares del pool (de 23\u00a0456): quedan fuera, porque la muestra sale de los "
+        "pares que el juez califica.")
+    assert Notice("pool_empty", {}).render("es") == (
+        "No queda nada por juzgar: todos los pares del pool ya están juzgados, o el juez no califica ninguno.")
 
-    codes = list(WARNINGS)
-    judges = codes[codes.index("kappa_undefined"):]
-    assert sorted({notice.template or notice.code for notice in NOTICES}) == sorted(judges)
 
-
-@pytest.mark.parametrize("notice", NOTICES, ids=lambda notice: notice.template or notice.code)
-def test_every_warning_words_in_both_languages(notice):
-    english, spanish = notice.render("en"), notice.render("es")
-    assert "{" not in english + spanish and english != spanish
-    assert notice.as_json()["message"] == english and notice.as_json()["code"] == notice.code
+def test_the_agreement_says_its_warnings_in_the_json_in_order():
+    report = agreement_report("people.txt", {"q1": {"a": 1, "b": 0, "c": 7}}, "llm.txt",
+                              {"q1": {"a": 1, "b": 1}, "q2": {"d": 0}}, reference_max=3)
+    codes = [warning["code"] for warning in report["warnings"]]
+    assert codes == ["grades_clipped", "pairs_one_side", "scales_differ", "kappa_single_label", "base_rate_high",
+                     "few_pairs", "judge_lenient"]
+    clipped, one_side = report["warnings"][:2]
+    assert clipped == {"code": "grades_clipped", "message": "people.txt: 1 grade lay outside 0-3 and was clipped "
+                       "into it (above 3 to 3, below 0 to 0).", "name": "people.txt", "count": 1, "maximum": 3}
+    assert one_side["message"].startswith("Pairs judged on one side only: 1 by the reference, 1 by the judge. They "
+                                          "are left out")
 
 
 def test_numbers_are_written_as_each_language_writes_them():
@@ -62,3 +56,7 @@ def test_numbers_are_written_as_each_language_writes_them():
     assert missed.render("en").startswith("12345 pairs of the pool (20000 pairs) are not graded by the judge")
     assert missed.render("es").startswith("El juez no califica 12\u00a0345 pares del pool (de 20\u00a0000)")
     assert Notice("judge_misses_pool", {"count": 1, "total": 40}).render("es").startswith("El juez no califica 1 par ")
+    zero = Notice("pairs_one_side", {"reference_only": 12000, "judge_only": 4, "missing": "zero"})
+    assert zero.template == "pairs_one_side_zero"
+    assert zero.render("es").startswith("Pares juzgados por un solo lado: 12\u00a0000 solo por la referencia y 4 solo "
+                                        "por el juez. El lado al que le falta un par le da el grado 0")

@@ -7,12 +7,13 @@ import pytest
 
 from raglab_core import LabError, chunking, metrics
 from raglab_core.__main__ import main
-from raglab_core.browser import compute_json, evaluate_json
+from raglab_core.browser import compute_json
 from raglab_core.messages import MESSAGES
 from raglab_core.runs.evaluation import evaluate_run
 from raglab_core.runs.comparison import compare_runs
 
 from tests.conftest import load_scenario
+from tests.support.bridges import evaluate_texts
 from tests.support.trec_data import write_lines
 
 QRELS = {"q1": {"a": 1}}
@@ -81,10 +82,8 @@ def test_a_bad_file_reads_english_on_the_command_line_and_spanish_on_the_page(tm
     assert main(["eval", str(qrels), str(run)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err == f"error: {run}, line 1: score 'alto' is not a number in ASCII digits\n"
-    request = {"qrels": {"name": "qrels.txt", "text": "q1 0 a 1\n"},
-               "runs": [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}]}
-    answer = json.loads(evaluate_json(json.dumps(request)))
-    assert answer == {"ok": False, "field": "run", "problems": [],
+    answer = evaluate_texts({"name": "qrels.txt", "text": "q1 0 a 1\n"}, [{"name": "run.txt", "text": "q1 Q0 a 1 alto t\n"}])
+    assert answer == {"ok": False, "field": "run", "slot": "A", "problems": [],
                       "message": "«run.txt», línea 1: la puntuación «alto» no es un número en cifras ASCII"}
 
 
@@ -94,8 +93,7 @@ def test_no_common_query_is_an_error_in_both_languages_not_zeros(tmp_path, capsy
     assert main(["eval", str(qrels), str(run)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "run.txt and qrels.txt share no query id" in err
-    request = {"qrels": {"name": "qrels.txt", "text": "q1 0 a 1\n"}, "runs": [{"name": "run.txt", "text": "q2 Q0 a 1 1 t\n"}]}
-    answer = json.loads(evaluate_json(json.dumps(request)))
+    answer = evaluate_texts({"name": "qrels.txt", "text": "q1 0 a 1\n"}, [{"name": "run.txt", "text": "q2 Q0 a 1 1 t\n"}])
     assert answer["ok"] is False and "panel" not in answer
     assert answer["message"] == ("«run.txt» y «qrels.txt» no tienen ninguna consulta en común, así que no hay nada que "
                                  "evaluar (¿son de la misma colección?).")
@@ -121,9 +119,10 @@ def test_an_internal_error_is_the_pages_failure_not_an_invalid_state(monkeypatch
     refused = json.loads(browser.compute_json("not json"))
     assert "internal" not in refused and refused["text"].startswith("Estado no válido: ")
 
-    monkeypatch.setattr("raglab_core.runs.session.evaluate_files", broken)
-    failed = json.loads(evaluate_json(json.dumps({"qrels": {}, "runs": []})))
+    monkeypatch.setattr("raglab_core.runs.session.EvaluationSession.finish", broken)
+    failed = evaluate_texts({"name": "q", "text": "q1 0 a 1\n"}, [{"name": "r", "text": "q1 Q0 a 1 1 t\n"}])
     assert failed["internal"] is True and failed["message"].startswith("La página falló al evaluar")
+    assert "ValueError: a bug" in failed["detail"]
 
 
 def test_spanish_messages_quote_file_names_alike():
@@ -132,3 +131,22 @@ def test_spanish_messages_quote_file_names_alike():
 
     for code in ("file_problem", "file_line_problem", "problems", "not_utf8"):
         assert "«{name}»" in MESSAGES[code][1], code
+
+
+def test_a_bug_in_any_call_of_the_bridges_is_answered_never_raised(monkeypatch):
+    """One way to answer (raglab_core.browser._answer): bad input refused with its field, a bug as the page's."""
+    from types import SimpleNamespace
+
+    from raglab_core.browser import CorpusBridge, judge_summary
+
+    def broken(*args):
+        raise RuntimeError("a bug")
+
+    bridge = CorpusBridge(json.dumps({"corpus": ["c.jsonl"], "queries": "q.tsv", "evidence": "s.jsonl"}))
+    bridge.session = SimpleNamespace(download=broken, detail=broken)
+    failed = json.loads(bridge.download("chunks", 0))
+    assert failed["ok"] is False and failed["internal"] is True and "RuntimeError: a bug" in failed["detail"]
+    refused = json.loads(bridge.download("chunks", "x"))  # not an index: refused as input, not a bug
+    assert refused["ok"] is False and "internal" not in refused
+    unread = json.loads(judge_summary("{}", "not json"))  # a stored job this version cannot read
+    assert unread["internal"] is True and unread["message"] == unread["text"]

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from raglab_core import LabError
-from raglab_core.browser import EvaluationBridge, evaluate_json
+from raglab_core.browser import EvaluationBridge
 from raglab_core.runs.panel import panel_view
 from raglab_core.runs.session import EvaluationSession, evaluate_files, read_share
 

@@ -124,3 +124,12 @@ def test_no_caveat_of_the_readings_is_lost():
     # The caveats are behind the disclosure, not in the visible part.
     assert not any("no demuestra" in line for line in ladder["many"]["lines"] + [ladder["many"]["verdict"]])
     assert beaten(report_of("ladder"))["nDCG@10"][0] == list(range(5, 12))
+
+
+def test_a_reading_is_written_as_the_page_builds_it():
+    from raglab_core.readings import reading
+    from tests.support.readings import reading_html
+
+    assert reading_html(reading("A < B.", ["x"], caveats=["y"])) == (
+        '<p class="reading-verdict"><strong>A &lt; B.</strong></p><ul class="reading-lines"><li>x</li></ul>'
+        '<details class="reading-more"><summary>Cómo leer esto</summary><p>y</p></details>')

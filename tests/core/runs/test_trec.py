@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from raglab_core.errors import LabError
-from raglab_core.runs.trec import MAX_REPORTED, Problem, TrecFormatError, parse_qrels, parse_run
+from raglab_core.runs.trec import Problem, TrecFormatError, parse_qrels, parse_run
+from raglab_core.text_reader import MAX_REPORTED
 
 from tests.support.trec_data import qrels_lines, run_lines
 
@@ -112,22 +113,29 @@ def test_json_qrels_are_read_and_their_values_must_be_integers():
         "  relevance 1.5 is not an integer", "  relevance True is not an integer", "  relevance '2' is not an integer"]
 
 
-def test_the_first_ten_problems_are_listed_and_the_rest_counted():
-    lines = ["1 Q0 ok 1 1.0 t"] + [f"1 Q0 d{i} {i} bad{i} t" for i in range(2, 27)]  # 25 bad lines: 2..26
+def test_the_first_problems_are_listed_and_the_rest_counted():
+    bad = MAX_REPORTED + 15
+    lines = ["1 Q0 ok 1 1.0 t"] + [f"1 Q0 d{i} {i} bad{i} t" for i in range(2, bad + 2)]  # bad lines from line 2
     error = error_of(parse_run, lines, name="run.txt")
-    assert MAX_REPORTED == 10
-    assert [problem.line for problem in error.problems] == list(range(2, 12))
+    assert [problem.line for problem in error.problems] == list(range(2, MAX_REPORTED + 2))
     assert error.more == 15
     english = error.english().splitlines()
-    assert english[0] == "run.txt: 25 problems"
+    assert english[0] == f"run.txt: {bad} problems"
     assert english[1] == "  line 2: score 'bad2' is not a number in ASCII digits"
-    assert english[10] == "  line 11: score 'bad11' is not a number in ASCII digits"
-    assert english[11] == "  … and 15 more"
-    assert len(english) == 12
+    last = MAX_REPORTED + 1
+    assert english[MAX_REPORTED] == f"  line {last}: score 'bad{last}' is not a number in ASCII digits"
+    assert english[MAX_REPORTED + 1:] == ["  … and 15 more"]
     spanish = str(error).splitlines()
-    assert spanish[0] == "«run.txt» tiene 25 problemas:"  # the page's header (one, in raglab_core.errors)
+    assert spanish[0] == f"«run.txt» tiene {bad} problemas:"  # the page's header (one, in raglab_core.errors)
     assert spanish[1] == "  línea 2: la puntuación «bad2» no es un número en cifras ASCII"
     assert spanish[-1] == "  … y 15 problemas más."
+
+
+def test_the_limit_decides_how_many_are_listed(monkeypatch):
+    monkeypatch.setattr("raglab_core.text_reader.MAX_REPORTED", 3)
+    error = error_of(parse_qrels, [f"q1 0 d{i} x{i}" for i in range(1, 8)], name="q.txt")
+    assert [problem.line for problem in error.problems] == [1, 2, 3] and error.more == 4
+    assert error.listed("es")[-1] == "… y 4 problemas más."
 
 
 def test_problems_of_different_kinds_are_listed_in_file_order():
