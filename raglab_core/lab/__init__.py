@@ -1,6 +1,6 @@
 """The teaching page's view: the lab's controls, numbers, pictures and readings.
 
-:func:`compute` turns a state (the scenario and the controls' raw values) into the whole view the
+:func:`compute` (:mod:`.compute`) turns a state (the scenario and the controls' raw values) into the whole view the
 page shows, every number and sentence of it; the modules below are its parts:
 
 - :mod:`.form` (the table of controls and outputs), :mod:`.controls` (reading and settling them),
