@@ -25,6 +25,7 @@ Exit status: 0 on success, 1 when an input file is malformed, 2 for usage errors
 import argparse
 import sys
 
+from .command_line import add_command
 from .corpus import chunks_command
 from .judges import agree_command, pool_command
 from .runs import eval_command, fuse_command
@@ -36,11 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact retrieval measures for your own runs (trec_eval conventions, ir_measures names).",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    eval_command.add_parser(commands)
-    fuse_command.add_parser(commands)
-    chunks_command.add_parser(commands)
-    agree_command.add_parser(commands)
-    pool_command.add_parser(commands)
+    for command in (eval_command, fuse_command, chunks_command, agree_command, pool_command):
+        add_command(commands, command)
     return parser
 
 

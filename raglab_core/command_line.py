@@ -1,5 +1,8 @@
-"""What every command of the command line (``eval``, ``fuse``, ``chunks``) shares: argument types, and how it fails.
+"""What every command of the command line (``eval``, ``fuse``, ``chunks``, ``agree``, ``pool``) shares: how it is
+added to the parser, argument types, and how it fails.
 
+Each command's module says what it is, ``NAME``, ``SUMMARY`` (its line in ``--help``), ``DESCRIPTION`` and,
+optionally, ``EPILOG``, and which arguments it takes, ``arguments(parser)``; :func:`add_command` makes its parser.
 The argument types (:func:`at_least`, :func:`weights`, :func:`tag`) turn a command-line word into a
 value or refuse it with an ``argparse.ArgumentTypeError``, which argparse reports as a usage error
 (exit status 2). :func:`cannot_read` and :func:`malformed` say on stderr that a file could not be
@@ -18,6 +21,15 @@ import errno
 import io
 import math
 import sys
+
+
+def add_command(subcommands, command) -> argparse.ArgumentParser:
+    """Add ``command`` (a command's module: ``NAME``, ``SUMMARY``, ``DESCRIPTION``, optional ``EPILOG``,
+    ``arguments(parser)``) to ``subcommands`` (an ``add_subparsers()`` result); return its parser."""
+    parser = subcommands.add_parser(command.NAME, help=command.SUMMARY, description=command.DESCRIPTION,
+                                    epilog=getattr(command, "EPILOG", None))
+    command.arguments(parser)
+    return parser
 
 
 def at_least(minimum: int):

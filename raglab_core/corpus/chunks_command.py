@@ -23,7 +23,7 @@ import argparse
 import os
 import sys
 
-from ..command_line import at_least, cannot_read, malformed
+from ..command_line import add_command, at_least, cannot_read, malformed
 from ..errors import LabError
 from ..runs.measures import parse_measures
 from ..runs.decoding import format_name
@@ -43,16 +43,18 @@ from .sweep import config_name, parse_config, parse_sweep, report, report_text, 
 DEFAULT_CONFIG = (256, 32)
 
 
-def add_parser(subcommands) -> argparse.ArgumentParser:
-    """Add ``chunks`` to the command line's ``subcommands``."""
-    chunks = subcommands.add_parser(
-        "chunks",
-        help="measure chunking configurations on your corpus (BM25 over the chunks, evidence spans)",
-        description="Cut CORPUS into chunks for each configuration, retrieve with BM25 (Lucene's variant) for "
-        "each query of QUERIES, and measure what the chunks retrieve against evidence spans (--spans) and "
-        "document qrels (--qrels).",
-    )
-    add = chunks.add_argument
+NAME = "chunks"
+SUMMARY = "measure chunking configurations on your corpus (BM25 over the chunks, evidence spans)"
+DESCRIPTION = (
+    "Cut CORPUS into chunks for each configuration, retrieve with BM25 (Lucene's variant) for "
+    "each query of QUERIES, and measure what the chunks retrieve against evidence spans (--spans) and "
+    "document qrels (--qrels)."
+)
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """``chunks``'s arguments and options, on its ``parser`` (:func:`raglab_core.command_line.add_command`)."""
+    add = parser.add_argument
     add("corpus", metavar="CORPUS", help="BEIR corpus.jsonl (_id, text, optional title) or a folder of .txt/.md files")
     add("queries", metavar="QUERIES",
         help="BEIR queries.jsonl or TSV id<TAB>text; '-' when --spans is Chroma's questions_df.csv")
@@ -72,7 +74,6 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
     add("--chunks", dest="chunks_file", metavar="F", help="your own chunks (JSONL, as --export-chunks writes)")
     add("--run", metavar="F", help="a run over your chunks (TREC, chunk ids as document ids); with --chunks")
     add("--write-runs", metavar="DIR", help="write each configuration's chunk run and document run (TREC)")
-    return chunks
 
 
 def configs_of(args) -> list:
@@ -210,5 +211,5 @@ def run(args, parser) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """A parser with only ``chunks`` (for the doctest; the command line's is :mod:`raglab_core.__main__`'s)."""
     parser = argparse.ArgumentParser(prog="python -m raglab_core")
-    add_parser(parser.add_subparsers(dest="command"))
+    add_command(parser.add_subparsers(dest="command"), sys.modules[__name__])
     return parser

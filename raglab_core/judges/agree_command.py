@@ -35,17 +35,19 @@ from . import labels
 from .agreement import agreement_json, agreement_report
 
 
-def add_parser(subcommands) -> argparse.ArgumentParser:
-    """Add ``agree`` to the command line's ``subcommands``."""
-    agree = subcommands.add_parser(
-        "agree",
-        help="compare a judge's qrels with a reference's (labels, and the runs' order)",
-        description="How far JUDGE's grades agree with REFERENCE's on the pairs they share (confusion matrix, exact "
-        "agreement, Cohen's kappa with a bootstrap interval, weighted kappas, Krippendorff's alpha, binary tables "
-        "with PABAK and AC1, bias) and, with runs, whether the runs keep their order (Kendall's tau-b, tau_AP, "
-        f"Spearman's rho, flipped pairs). Any number of runs (the page takes up to {MAX_RUNS}).",
-    )
-    add = agree.add_argument
+NAME = "agree"
+SUMMARY = "compare a judge's qrels with a reference's (labels, and the runs' order)"
+DESCRIPTION = (
+    "How far JUDGE's grades agree with REFERENCE's on the pairs they share (confusion matrix, exact "
+    "agreement, Cohen's kappa with a bootstrap interval, weighted kappas, Krippendorff's alpha, binary tables "
+    "with PABAK and AC1, bias) and, with runs, whether the runs keep their order (Kendall's tau-b, tau_AP, "
+    f"Spearman's rho, flipped pairs). Any number of runs (the page takes up to {MAX_RUNS})."
+)
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """``agree``'s arguments and options, on its ``parser`` (:func:`raglab_core.command_line.add_command`)."""
+    add = parser.add_argument
     add("reference", metavar="REFERENCE", help="the reference qrels (usually people's), in any format eval reads")
     add("judge", metavar="JUDGE", help="the judge's qrels (usually a model's)")
     add("runs", metavar="RUN", nargs="*", help="runs evaluated with either qrels, their orders compared")
@@ -57,7 +59,6 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
         help="pairs judged on one side only: left out (intersect, the default) or graded 0 by the other (zero)")
     add("--measures", help=f"measures in ir_measures notation, separated by spaces (default {DEFAULT_MEASURES!r})")
     add("--json", action="store_true", help="print JSON instead of tables")
-    return agree
 
 
 def _read(reading):

@@ -33,21 +33,19 @@ from ..runs.statistics import SEED
 from .pooling import choose, pool_text, read_qrels, read_tops
 
 
-def add_parser(subcommands) -> argparse.ArgumentParser:
-    """Add ``pool`` to the command line's ``subcommands``."""
-    pool = subcommands.add_parser(
-        "pool",
-        help="the pairs to judge: the top K of your runs (a pool), sampled or stratified by a model's grade",
-        description="Print, as query_id<TAB>doc_id lines, every document in the top K of any RUN (each ranked as "
-        "trec_eval ranks it: score descending, ties by docid descending), minus the pairs QRELS already judges. "
-        "Order: queries sorted, then each document by its best rank over the runs, then docid. The judging page "
-        f"takes up to {MAX_RUNS} runs.",
-    )
-    _arguments(pool.add_argument)
-    return pool
+NAME = "pool"
+SUMMARY = "the pairs to judge: the top K of your runs (a pool), sampled or stratified by a model's grade"
+DESCRIPTION = (
+    "Print, as query_id<TAB>doc_id lines, every document in the top K of any RUN (each ranked as "
+    "trec_eval ranks it: score descending, ties by docid descending), minus the pairs QRELS already judges. "
+    "Order: queries sorted, then each document by its best rank over the runs, then docid. The judging page "
+    f"takes up to {MAX_RUNS} runs."
+)
 
 
-def _arguments(add):
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """``pool``'s arguments and options, on its ``parser``."""
+    add = parser.add_argument
     add("runs", metavar="RUN", nargs="+", help="runs in any format eval reads (TREC, JSON; gzipped or not)")
     add("--depth", type=at_least(1), required=True, metavar="K", help="the top K documents of each run")
     add("--qrels", metavar="F", help="qrels already made: the pairs they judge (any grade) are left out")

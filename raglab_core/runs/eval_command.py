@@ -63,18 +63,22 @@ TIES_HELP = (
 
 
 
-def add_parser(subcommands) -> argparse.ArgumentParser:
-    """Add ``eval`` to the command line's ``subcommands``."""
-    evaluate = subcommands.add_parser(
-        "eval",
-        help="evaluate runs against qrels (and compare every pair)",
-        description="Evaluate each RUN against QRELS (any number of runs; the page takes up to 12); with two or "
-        "more, compare every pair (paired randomization test, Holm-corrected over the pairs). With three or more, "
-        "the table output leads with the lettered table and gives each pair's block only with --pairs.",
-        epilog=f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
-        f"{SUPPORTED}. Formats: TREC (extra run columns ignored, # comments; trec_eval 10), BEIR TSV qrels, JSON.",
-    )
-    add = evaluate.add_argument
+NAME = "eval"
+SUMMARY = "evaluate runs against qrels (and compare every pair)"
+DESCRIPTION = (
+    "Evaluate each RUN against QRELS (any number of runs; the page takes up to 12); with two or "
+    "more, compare every pair (paired randomization test, Holm-corrected over the pairs). With three or more, "
+    "the table output leads with the lettered table and gives each pair's block only with --pairs."
+)
+EPILOG = (
+    f"Supported measures (ir_measures notation; rel= also for R, RR, AP, Success): "
+    f"{SUPPORTED}. Formats: TREC (extra run columns ignored, # comments; trec_eval 10), BEIR TSV qrels, JSON."
+)
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """``eval``'s arguments and options, on its ``parser`` (:func:`raglab_core.command_line.add_command`)."""
+    add = parser.add_argument
     add("qrels", metavar="QRELS", help="qrels: TREC (qid iter docid rel), BEIR TSV (query-id corpus-id score) or JSON")
     add("runs", metavar="RUN", nargs="+",
         help="runs: TREC (qid Q0 docid rank score tag [ignored columns]) or JSON {qid: {docid: score}}; "
@@ -93,7 +97,6 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
     add("--permutations", type=at_least(1), default=PERMUTATIONS,
         help=f"randomization test permutations (default {PERMUTATIONS})")
     add("--seed", type=int, default=SEED, help=f"randomization test seed (default {SEED})")
-    return evaluate
 
 
 def skipped_notes(runs, comparisons) -> list[str]:

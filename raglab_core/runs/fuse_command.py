@@ -19,7 +19,9 @@ nothing is printed on stdout), 2 for usage errors and unreadable files.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="python -m raglab_core")
->>> _ = add_parser(parser.add_subparsers(dest="command"))
+>>> from raglab_core.command_line import add_command
+>>> from raglab_core.runs import fuse_command
+>>> _ = add_command(parser.add_subparsers(dest="command"), fuse_command)
 >>> args = parser.parse_args(["fuse", "a.txt", "b.txt", "--method", "wsum", "--weights", "0.3,0.7"])
 >>> args.method, args.norm, args.weights, args.depth, args.tag
 ('wsum', 'min-max', [0.3, 0.7], 1000, None)
@@ -39,19 +41,23 @@ SHOWN = 5
 """Query ids a warning names before it says «…»."""
 
 
-def add_parser(subcommands) -> argparse.ArgumentParser:
-    """Add the ``fuse`` command to ``subcommands`` (an ``add_subparsers()`` result); return its parser."""
-    parser = subcommands.add_parser(
-        "fuse",
-        help="fuse two or more runs into one TREC run (ranx's methods and normalisations)",
-        description="Fuse two or more runs into one TREC run, printed on stdout. Methods and normalisations "
-        "carry ranx 0.3.21's names and definitions (ranx.fuse).",
-        epilog="Scores are normalised per query and per run, then combined per document: a document missing "
-        "from a run gets 0 from it (sum, wsum, rrf), is not counted (mnz) or counts -1e9 (max); a query missing "
-        "from a run is fused from the other runs. Tied scores are ranked as trec_eval ranks them (document id "
-        "descending). Weights are yours to choose: tuned on the queries being evaluated, they would flatter "
-        "the fused run.",
-    )
+NAME = "fuse"
+SUMMARY = "fuse two or more runs into one TREC run (ranx's methods and normalisations)"
+DESCRIPTION = (
+    "Fuse two or more runs into one TREC run, printed on stdout. Methods and normalisations "
+    "carry ranx 0.3.21's names and definitions (ranx.fuse)."
+)
+EPILOG = (
+    "Scores are normalised per query and per run, then combined per document: a document missing "
+    "from a run gets 0 from it (sum, wsum, rrf), is not counted (mnz) or counts -1e9 (max); a query missing "
+    "from a run is fused from the other runs. Tied scores are ranked as trec_eval ranks them (document id "
+    "descending). Weights are yours to choose: tuned on the queries being evaluated, they would flatter "
+    "the fused run."
+)
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """``fuse``'s arguments and options, on its ``parser`` (:func:`raglab_core.command_line.add_command`)."""
     add = parser.add_argument
     add("runs", metavar="RUN", nargs="+",
         help="two or more runs: TREC (qid Q0 docid rank score tag) or JSON {qid: {docid: score}}")
@@ -65,7 +71,6 @@ def add_parser(subcommands) -> argparse.ArgumentParser:
         help=f"documents written per query (default {DEFAULT_DEPTH})")
     add("--tag", type=tag, help="the run tag, last column (default METHOD-NORM, e.g. rrf-min-max)")
     parser.set_defaults(fuse_parser=parser)
-    return parser
 
 
 def read_run(path: str) -> dict:
