@@ -37,7 +37,7 @@
   }
 
   /** Write a reading (raglab_core.readings): the warning, the verdict in bold, its lines, then the details and
-   * caveats inside a closed «Cómo leer esto» disclosure — the DOM raglab_core.readings.reading_html writes. */
+   * caveats inside a closed «Cómo leer esto» disclosure — the DOM that tests/support/readings.py's reading_html writes from the same parts, the tests' model of it. */
   function reading(target, parts) {
     const nodes = [];
     if (parts.warning) nodes.push(el("p", { class: "reading-warning" }, parts.warning));
