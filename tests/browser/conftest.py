@@ -8,7 +8,7 @@ import pytest
 from raglab_site.devserver import serving
 
 from ..support.chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
-from ..support.lab_page import Lab
+from ..support.lab_page import Lab, forget_the_kept_snapshot
 
 @pytest.fixture(scope="session")
 def base_url(site_dir):
@@ -42,17 +42,6 @@ def pytest_configure(config):
     )
 
 
-def forget_the_kept_snapshot(context, page, base_url):
-    from urllib.parse import urlsplit
-
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
-    cdp = context.new_cdp_session(page)
-    # Cache Storage holds the kept snapshot; localStorage, boot.js's note that the runtime was ready
-    # here (then it preloads nothing).
-    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage,local_storage"})
-    cdp.detach()
-
-
 @pytest.fixture
 def page(shared_context, base_url, request):
     """A page in the shared context.
@@ -77,3 +66,22 @@ def lab(page, base_url):
     lab = Lab(page, base_url)
     yield lab
     assert lab.errors == []
+
+
+@pytest.fixture(scope="module")
+def module_lab(shared_context, base_url):
+    """One lab page for a module, loaded (and Python booted) once: see ``reset_lab``."""
+    page = shared_context.new_page()
+    yield Lab(page, base_url)
+    page.close()
+
+
+@pytest.fixture
+def reset_lab(module_lab):
+    """The module's lab page, reset to the scenario's defaults (``Lab.reset``), for a test that only drives the
+    lab's controls and reads what they show: a Python boot saved per test (1.6–2.3 s of CPU). A test about the
+    load itself (the URL's state, the boot, what is requested or kept) makes its own page."""
+    module_lab.reset()
+    yield module_lab
+    assert module_lab.errors == []
+

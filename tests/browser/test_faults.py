@@ -11,8 +11,7 @@ from raglab_site.devserver import serving
 from raglab_site.snapshot import KEPT_CACHE
 
 from ..conftest import load_scenario
-from ..support.lab_page import SNAPSHOT, Lab
-from .conftest import forget_the_kept_snapshot
+from ..support.lab_page import SNAPSHOT, Lab, forget_the_kept_snapshot
 
 DEFAULT = compute({"scenario": load_scenario()})
 pytestmark = pytest.mark.cold_boot  # every test here is about the boot: no snapshot kept from an earlier test
