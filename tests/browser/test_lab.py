@@ -342,20 +342,28 @@ def test_a_burst_of_input_ends_showing_the_last_state_and_the_url_follows_every_
 
 
 # Counts the states lab.js sends to Python: those the user asked for (__computes) and those it
-# computes ahead (__ahead), with their states; __answered counts Python's answers to either.
+# computes ahead (__ahead), with their states; __answered counts Python's answers to either, and
+# <html data-python-idle> is "true" while every state sent has been answered.
 COUNT_COMPUTES = """(() => {
   const post = Worker.prototype.postMessage;
   window.__computes = 0;
   window.__ahead = [];
   window.__answered = 0;
+  const idle = () => {
+    document.documentElement.dataset.pythonIdle = String(window.__answered === window.__computes + window.__ahead.length);
+  };
   Worker.prototype.postMessage = function (message, ...rest) {
     if (message && message.type === "lab-compute") {
       if (message.ahead) window.__ahead.push(message.state);
       else window.__computes += 1;
+      idle();
       if (!this.__counted) {
         this.__counted = true;
+        // After lab.js's own listener, which sends the next state ahead at once.
         this.addEventListener("message", (event) => {
-          if (["lab-view", "lab-refusal"].includes(event.data.type)) window.__answered += 1;
+          if (!["lab-view", "lab-refusal"].includes(event.data.type)) return;
+          window.__answered += 1;
+          idle();
         });
       }
     }
@@ -366,15 +374,7 @@ COUNT_COMPUTES = """(() => {
 
 def settle(page):
     """Wait until Python has answered every state sent to it, those computed ahead included."""
-    deadline = time.monotonic() + 10
-    while True:
-        sent, answered = page.evaluate("[window.__computes + window.__ahead.length, window.__answered]")
-        if sent == answered:
-            page.wait_for_timeout(50)  # an answer may be followed at once by the next state ahead
-            if page.evaluate("window.__computes + window.__ahead.length") == sent:
-                return
-        assert time.monotonic() < deadline, "Python never caught up"
-        page.wait_for_timeout(20)
+    expect(page.locator("html")).to_have_attribute("data-python-idle", "true", timeout=10_000)
 
 
 def test_a_state_met_again_is_shown_from_the_view_python_gave_for_it(page, base_url):
