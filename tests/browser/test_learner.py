@@ -224,8 +224,9 @@ def test_the_page_height_holds_while_scrolling(page, base_url):
     heights = []
     y = 0
     while True:
-        # scrolled, then two frames: the blocks brought near the viewport are laid out by the first
-        page.evaluate("(y) => new Promise((done) => { window.scrollTo(0, y); "
+        # scrolled, then two frames: the blocks brought near the viewport are laid out by the first (a second's
+        # guard, should no frame come)
+        page.evaluate("(y) => new Promise((done) => { window.scrollTo(0, y); setTimeout(done, 1000); "
                       "requestAnimationFrame(() => requestAnimationFrame(done)); })", y)
         height = page.evaluate("document.documentElement.scrollHeight")
         heights.append(height)
