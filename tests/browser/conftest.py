@@ -40,6 +40,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "cold_boot: the page's origin starts without the snapshot kept in Cache Storage (tests about the boot)"
     )
+    config.addinivalue_line(
+        "markers", "one_lab_page: the module's tests share one lab page as their `lab`, reset between them"
+    )
 
 
 @pytest.fixture
@@ -62,26 +65,24 @@ def page(shared_context, base_url, request):
 
 
 @pytest.fixture
-def lab(page, base_url):
-    lab = Lab(page, base_url)
+def lab(request, base_url):
+    """A lab page loaded with Python ready, whose console must stay free of errors. In a module marked
+    ``one_lab_page`` it is the module's one page (``module_lab``), reset to the scenario's defaults
+    (``Lab.reset``): for tests that only drive the lab's controls and read what the page shows, a Python boot
+    saved per test (1.6–2.3 s of CPU). A test about the load itself (the URL's state, the boot, what is
+    requested or kept) takes ``page`` and loads it."""
+    if request.node.get_closest_marker("one_lab_page"):
+        lab = request.getfixturevalue("module_lab")
+        lab.reset()
+    else:
+        lab = Lab(request.getfixturevalue("page"), base_url)
     yield lab
     assert lab.errors == []
 
 
 @pytest.fixture(scope="module")
 def module_lab(shared_context, base_url):
-    """One lab page for a module, loaded (and Python booted) once: see ``reset_lab``."""
+    """One lab page for a module, loaded (and Python booted) once: see ``lab``."""
     page = shared_context.new_page()
     yield Lab(page, base_url)
     page.close()
-
-
-@pytest.fixture
-def reset_lab(module_lab):
-    """The module's lab page, reset to the scenario's defaults (``Lab.reset``), for a test that only drives the
-    lab's controls and reads what they show: a Python boot saved per test (1.6–2.3 s of CPU). A test about the
-    load itself (the URL's state, the boot, what is requested or kept) makes its own page."""
-    module_lab.reset()
-    yield module_lab
-    assert module_lab.errors == []
-

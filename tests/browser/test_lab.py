@@ -24,10 +24,7 @@ from ..conftest import load_scenario
 from ..support.lab_page import OUTPUT_NAMES, Lab
 
 
-@pytest.fixture
-def lab(reset_lab):
-    """Here a test that only drives the controls gets the module's one page, reset (tests/browser/conftest.py)."""
-    return reset_lab
+pytestmark = pytest.mark.one_lab_page  # `lab`: the module's one page, reset (tests/browser/conftest.py)
 
 
 def test_server_rendered_page_equals_the_core_before_and_after_python(page, base_url):

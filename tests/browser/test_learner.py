@@ -13,11 +13,7 @@ from ..conftest import load_scenario
 from ..support.lab_page import RENDERED_TEXT, TARGETS, Lab
 
 
-@pytest.fixture
-def lab(reset_lab):
-    """Here a test that only drives the controls, or reads the page's layout, gets the module's one page, reset
-    (tests/browser/conftest.py)."""
-    return reset_lab
+pytestmark = pytest.mark.one_lab_page  # `lab`: the module's one page, reset (tests/browser/conftest.py)
 
 
 def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
