@@ -11,7 +11,11 @@ import time
 import pytest
 from hypothesis import settings
 
-from .support import lanes
+# tests/support's helpers assert too (Lab.expect_matches_core compares what the page shows with compute()):
+# rewritten like the tests' own asserts, their failures show the difference.
+pytest.register_assert_rewrite("tests.support")
+
+from .support import lanes  # noqa: E402 (after the rewrite's registration)
 
 # Hypothesis's default 200 ms deadline per example measures the machine, not the code: on a loaded
 # 2-core runner an example of the snapshot's round trip took longer and failed a correct property.

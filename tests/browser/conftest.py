@@ -8,7 +8,7 @@ import pytest
 from raglab_site.devserver import serving
 
 from ..support.chromium import CHROMIUM_ARGS, HOW_TO_GET_ONE, find_test_chromium
-from ..support.lab_page import Lab
+from ..support.lab_page import Lab, forget_the_kept_snapshot
 
 @pytest.fixture(scope="session")
 def base_url(site_dir):
@@ -40,17 +40,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "cold_boot: the page's origin starts without the snapshot kept in Cache Storage (tests about the boot)"
     )
-
-
-def forget_the_kept_snapshot(context, page, base_url):
-    from urllib.parse import urlsplit
-
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
-    cdp = context.new_cdp_session(page)
-    # Cache Storage holds the kept snapshot; localStorage, boot.js's note that the runtime was ready
-    # here (then it preloads nothing).
-    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage,local_storage"})
-    cdp.detach()
+    config.addinivalue_line(
+        "markers", "one_lab_page: the module's tests share one lab page as their `lab`, reset between them"
+    )
 
 
 @pytest.fixture
@@ -73,7 +65,24 @@ def page(shared_context, base_url, request):
 
 
 @pytest.fixture
-def lab(page, base_url):
-    lab = Lab(page, base_url)
+def lab(request, base_url):
+    """A lab page loaded with Python ready, whose console must stay free of errors. In a module marked
+    ``one_lab_page`` it is the module's one page (``module_lab``), reset to the scenario's defaults
+    (``Lab.reset``): for tests that only drive the lab's controls and read what the page shows, a Python boot
+    saved per test (1.6–2.3 s of CPU). A test about the load itself (the URL's state, the boot, what is
+    requested or kept) takes ``page`` and loads it."""
+    if request.node.get_closest_marker("one_lab_page"):
+        lab = request.getfixturevalue("module_lab")
+        lab.reset()
+    else:
+        lab = Lab(request.getfixturevalue("page"), base_url)
     yield lab
     assert lab.errors == []
+
+
+@pytest.fixture(scope="module")
+def module_lab(shared_context, base_url):
+    """One lab page for a module, loaded (and Python booted) once: see ``lab``."""
+    page = shared_context.new_page()
+    yield Lab(page, base_url)
+    page.close()

@@ -1,10 +1,15 @@
 """The evidence on the chunk-window strip (DESIGN §4.5), live: moved by keyboard and pointer, marked by Python."""
 
+import pytest
 from playwright.sync_api import expect
 
 from raglab_core import compute
 
 from ..support.lab_page import Lab, settled_box
+
+
+pytestmark = pytest.mark.one_lab_page  # `lab`: the module's one page, reset (tests/browser/conftest.py)
+
 
 MARKS = """() => {
   const strip = document.querySelector('[data-output="chunk-windows"]');
@@ -37,8 +42,8 @@ def wait_for_marks(lab, timeout=10_000):
     return shown
 
 
-def test_the_span_moves_by_keyboard_and_python_marks_the_windows(page, base_url):
-    lab = Lab(page, base_url)
+def test_the_span_moves_by_keyboard_and_python_marks_the_windows(lab):
+    page = lab.page
     shown = wait_for_marks(lab)
     assert shown["evidence"] == ["430", "530"] and shown["windows"] == [["false", "true"], ["false", "true"], ["false", "false"]]
     assert lab.press("posicion", "ArrowRight", 18) == "448"
@@ -61,12 +66,11 @@ def test_the_span_moves_by_keyboard_and_python_marks_the_windows(page, base_url)
     assert wait_for_marks(lab)["evidence"] == ["", ""]
     expect(page.locator('[data-error-for="evidencia"]')).to_have_text("")
     expect(page.locator('[name="posicion"]')).to_be_disabled()
-    assert lab.errors == []
 
 
-def test_the_span_is_dragged_on_the_strip(page, base_url):
+def test_the_span_is_dragged_on_the_strip(lab):
     """The strip is the slider: drag the drawn span, and it follows the pointer (its centre under it)."""
-    lab = Lab(page, base_url)
+    page = lab.page
     stage = page.locator(".strip-stage")
     box = settled_box(stage)
     span = page.locator("[data-evidence]")
@@ -85,7 +89,6 @@ def test_the_span_is_dragged_on_the_strip(page, base_url):
     assert abs(moved["x"] + moved["width"] / 2 - target) < 12
     assert lab.url_params()["posicion"] == value
     lab.expect_matches_core()
-    assert lab.errors == []
 
 
 def test_the_zoom_is_said_and_a_url_position_is_applied(page, base_url):

@@ -7,37 +7,7 @@ import json
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-# Every table of the two panels: each cell with a number is whole (its text not clipped) and, scrolled to, lies
-# inside its scroll box's visible part, right of the sticky first column when it is not that column.
-TABLE_CELLS = """() => {
-  const all = new CSSStyleSheet();
-  // Laid out as if near the reader (RENDERED_TEXT); the text for screen readers only is no part of what is seen.
-  all.replaceSync("* { content-visibility: visible !important; } .visually-hidden { display: none !important; }");
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, all];
-  const bad = [];
-  let cells = 0;
-  for (const table of document.querySelectorAll('[data-panel="data"] table, [data-panel="corpus"] table')) {
-    if (!table.offsetParent) continue;
-    const box = table.closest(".table-wrap");
-    for (const row of table.rows) {
-      const sticky = row.cells[0];
-      for (const cell of row.cells) {
-        if (!/^[\\s+−\\-–±<≥≤▲▼]*\\d/.test(cell.textContent)) continue; // a number (the headers are text)
-        cells += 1;
-        if (cell.scrollWidth > cell.clientWidth) bad.push(["clipped", cell.textContent, cell.scrollWidth, cell.clientWidth]);
-        cell.scrollIntoView({ block: "nearest", inline: "end" });
-        const text = document.createRange();
-        text.selectNodeContents(cell); // the text itself: a cell may be wider than it (a long column heading)
-        const seen = box.getBoundingClientRect(), at = text.getBoundingClientRect();
-        const from = cell === sticky ? seen.left : Math.max(seen.left, sticky.getBoundingClientRect().right);
-        if (at.left < from - 1 || at.right > seen.right + 1) bad.push(["unreachable", table.className, cell.textContent, at.left, at.right, from, seen.right]);
-      }
-      box.scrollLeft = 0;
-    }
-  }
-  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== all);
-  return { cells, bad };
-}"""
+from ..support.lab_page import TABLE_CELLS
 
 
 def test_both_panels_results_fit_a_phone_and_axe_finds_nothing(lab):

@@ -23,6 +23,10 @@ from raglab_site.devserver import make_server, running
 from ..conftest import load_scenario
 from ..support.lab_page import OUTPUT_NAMES, Lab
 
+
+pytestmark = pytest.mark.one_lab_page  # `lab`: the module's one page, reset (tests/browser/conftest.py)
+
+
 def test_server_rendered_page_equals_the_core_before_and_after_python(page, base_url):
     page.route("**/*worker*.js", lambda route: route.abort())  # no Python: only the server's render
     page.goto(base_url)
@@ -263,9 +267,11 @@ def test_cut_lines_move_with_k_and_rerank(lab):
     assert "fin del reranking" in content
 
 
-def test_breakdown_and_windows_match_the_core_in_random_states(page, base_url):
+def test_breakdown_and_windows_match_the_core_in_random_states(lab):
+    page = lab.page
     rng = random.Random(12)
-    lab = Lab(page, base_url, "?tokens_doc=1200&chunk=512&solape=448")
+    for name, value in (("tokens_doc", "1200"), ("chunk", "512"), ("solape", "448")):
+        lab.type(name, value)
     lab.expect_matches_core()
     for _ in range(6):
         lab.press("k", rng.choice(["ArrowLeft", "ArrowRight", "Home", "End"]), rng.randint(1, 3))
@@ -276,12 +282,11 @@ def test_breakdown_and_windows_match_the_core_in_random_states(page, base_url):
         view = lab.expect_matches_core()
         expect(page.locator('[data-output="dcg"]')).to_have_attribute("data-value", view["outputs"]["dcg"]["raw"])
         expect(page.locator('[data-output="idcg"]')).to_have_attribute("data-value", view["outputs"]["idcg"]["raw"])
-    assert lab.errors == []
 
 
-def test_on_a_phone_the_numbers_stay_in_view_while_a_slider_moves(page, base_url):
+def test_on_a_phone_the_numbers_stay_in_view_while_a_slider_moves(lab):
+    page = lab.page
     page.set_viewport_size({"width": 390, "height": 844})
-    lab = Lab(page, base_url)
     rerank = lab.control("rerank")
     rerank.scroll_into_view_if_needed()
     page.mouse.wheel(0, 250)  # and a little further, as a thumb does
@@ -304,10 +309,9 @@ COUNT_URL_WRITES = """(() => {
 })()"""
 
 
-def test_a_burst_of_input_ends_showing_the_last_state_and_the_url_follows_every_change(page, base_url):
-    page.add_init_script(COUNT_URL_WRITES)
-    lab = Lab(page, base_url)
-    lab.expect_matches_core()
+def test_a_burst_of_input_ends_showing_the_last_state_and_the_url_follows_every_change(lab):
+    page = lab.page
+    page.evaluate(COUNT_URL_WRITES)  # lab.js calls history.replaceState anew at each write
     writes = page.evaluate("window.__urlWrites")
     k = lab.control("k")
     k.focus()
@@ -330,24 +334,31 @@ def test_a_burst_of_input_ends_showing_the_last_state_and_the_url_follows_every_
     assert dict(parse_qsl(urlsplit(page.url).query)) == {"k": "2", "umbral": "1"}
     # One write per change that changes the URL (11 of k, 5 of umbral), none for the views.
     assert page.evaluate("window.__urlWrites") - writes == 16
-    assert lab.errors == []
 
 
 # Counts the states lab.js sends to Python: those the user asked for (__computes) and those it
-# computes ahead (__ahead), with their states; __answered counts Python's answers to either.
+# computes ahead (__ahead), with their states; __answered counts Python's answers to either, and
+# <html data-python-idle> is "true" while every state sent has been answered.
 COUNT_COMPUTES = """(() => {
   const post = Worker.prototype.postMessage;
   window.__computes = 0;
   window.__ahead = [];
   window.__answered = 0;
+  const idle = () => {
+    document.documentElement.dataset.pythonIdle = String(window.__answered === window.__computes + window.__ahead.length);
+  };
   Worker.prototype.postMessage = function (message, ...rest) {
     if (message && message.type === "lab-compute") {
       if (message.ahead) window.__ahead.push(message.state);
       else window.__computes += 1;
+      idle();
       if (!this.__counted) {
         this.__counted = true;
+        // After lab.js's own listener, which sends the next state ahead at once.
         this.addEventListener("message", (event) => {
-          if (["lab-view", "lab-refusal"].includes(event.data.type)) window.__answered += 1;
+          if (!["lab-view", "lab-refusal"].includes(event.data.type)) return;
+          window.__answered += 1;
+          idle();
         });
       }
     }
@@ -358,15 +369,7 @@ COUNT_COMPUTES = """(() => {
 
 def settle(page):
     """Wait until Python has answered every state sent to it, those computed ahead included."""
-    deadline = time.monotonic() + 10
-    while True:
-        sent, answered = page.evaluate("[window.__computes + window.__ahead.length, window.__answered]")
-        if sent == answered:
-            page.wait_for_timeout(50)  # an answer may be followed at once by the next state ahead
-            if page.evaluate("window.__computes + window.__ahead.length") == sent:
-                return
-        assert time.monotonic() < deadline, "Python never caught up"
-        page.wait_for_timeout(20)
+    expect(page.locator("html")).to_have_attribute("data-python-idle", "true", timeout=10_000)
 
 
 def test_a_state_met_again_is_shown_from_the_view_python_gave_for_it(page, base_url):
@@ -479,13 +482,12 @@ def test_with_a_data_saver_python_waits_for_the_first_use_of_a_control(page, bas
         "Ahorro de datos activado: ves los valores calculados al publicar la página. "
         f"Python (unos {megabytes} MB) se descargará cuando uses un control.")
     assert 4 < config["runtimeBytes"] / 1e6 < 7
-    page.wait_for_timeout(1500)
-    assert not [url for url in requests if "/pyodide/" in url or "/snapshot." in url or "worker." in url]
-    expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
     # The URL's state differs from the server's render, and the build-time view table answers it,
-    # with no download of Python (tests/browser/test_views.py).
+    # with no download of Python (tests/browser/test_views.py): once it has, the page has settled.
     expect(page.locator("html")).to_have_attribute("data-views", "table")
     expect(page.locator("[data-busy-region][aria-busy]")).to_have_count(0)
+    assert not [url for url in requests if "/pyodide/" in url or "/snapshot." in url or "worker." in url]
+    expect(page.locator("html")).not_to_have_attribute("data-ready", "true")
     view = compute({"scenario": load_scenario(), "k": "3"})
     expect(page.locator('[data-output="precision"]')).to_have_text(view["outputs"]["precision"]["text"])
     k = page.locator('[name="k"]')
@@ -595,7 +597,9 @@ def test_the_runtimes_big_files_download_from_the_start_and_once(browser, site_d
 def test_a_ranking_move_keeps_the_chunk_strips_rectangles(page, base_url):
     """The server's render writes the strip's coordinates as lab.js would ("256", not Python's
     "256.0": raglab_core.arithmetic's whole coordinates are ints), so a view that leaves the chunking
-    panel as it is (a k move) leaves its rectangles alone: the same nodes, not drawn again."""
+    panel as it is (a k move) leaves its rectangles alone: the same nodes, not drawn again. The view table
+    answers the move: Python is not started."""
+    page.route("**/assets/worker.*.js", lambda route: route.abort())
     page.goto(base_url)
     expect(page.locator("html")).to_have_attribute("data-views", "table", timeout=60_000)
     page.evaluate("window.__rects = [...document.querySelectorAll('[data-window], [data-evidence]')]")

@@ -4,12 +4,16 @@ links, «Restablecer» and «Copiar enlace»; and the lab's protocol after a ref
 import re
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
 from raglab_core import compute
 
 from ..conftest import load_scenario
 from ..support.lab_page import RENDERED_TEXT, TARGETS, Lab
+
+
+pytestmark = pytest.mark.one_lab_page  # `lab`: the module's one page, reset (tests/browser/conftest.py)
 
 
 def test_a_slider_never_shows_a_value_the_state_does_not_hold(page, base_url):
@@ -97,16 +101,25 @@ def test_shared_urls_keep_their_commas(page, base_url):
     assert lab.errors == []
 
 
-def test_reset_and_copy_link(page, base_url):
+def test_reset_and_copy_link(lab, base_url):
     """Issue 20, item 15 (DESIGN §4.3), by keyboard."""
+    page = lab.page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))
-    lab = Lab(page, base_url, "?k=3&umbral=1&rerank=12&total=20&docs=5&solape=100")
+    lab.press("k", "ArrowLeft", 2)
+    lab.press("umbral", "ArrowLeft")
+    lab.press("rerank", "End")
+    for name, value in (("total", "20"), ("docs", "5"), ("solape", "100")):
+        lab.type(name, value)
     lab.grade("d04", 0)
     lab.expect_matches_core()
+    assert lab.url_params()["k"] == "3"
+    announced = page.locator("[data-announce]")
+    # The new values announced (debounced): what the reset brings back is a change to announce again.
+    expect(announced).not_to_have_text(re.compile(r"^(Valores del escenario restablecidos\.)?$"))
     copy = page.locator('[data-action="copy-link"]')
     copy.focus()
     page.keyboard.press("Enter")
-    expect(page.locator("[data-announce]")).to_have_text("Enlace copiado: pégalo para compartir este estado del laboratorio.")
+    expect(announced).to_have_text("Enlace copiado: pégalo para compartir este estado del laboratorio.")
     assert page.evaluate("navigator.clipboard.readText()") == page.url
     reset = page.locator('[data-action="reset"]')
     reset.focus()
@@ -118,11 +131,8 @@ def test_reset_and_copy_link(page, base_url):
     for name, value in load_scenario()["defaults"].items():
         expect(lab.control(name)).to_have_value(str(value))
     expect(lab.control("total")).to_have_value("8")
-    # The reset's message stays first, whatever the new values' announcement adds after it.
-    expect(page.locator("[data-announce]")).to_have_text(re.compile(r"^Valores del escenario restablecidos\."))
-    page.wait_for_timeout(1500)  # past the announcement's debounce
-    expect(page.locator("[data-announce]")).to_have_text(re.compile(r"^Valores del escenario restablecidos\."))
-    assert lab.errors == []
+    # The reset's message stays first when the new values' announcement (debounced) follows it.
+    expect(announced).to_have_text(re.compile(r"^Valores del escenario restablecidos\. \S"))
 
 
 def test_reset_before_python_is_ready_restores_the_server_render(page, base_url):
@@ -142,10 +152,14 @@ def test_reset_before_python_is_ready_restores_the_server_render(page, base_url)
 
 
 # The worker's reply to the next compute the user asks for is an error, and arrives late: the
-# user's next change is queued behind it meanwhile.
+# user's next change is queued behind it meanwhile. <html data-python-idle> says, once every listener has
+# seen a reply, whether Python has answered every state sent to it (those computed ahead included).
 BREAK_NEXT_COMPUTE = """(() => {
   const post = Worker.prototype.postMessage;
+  let sent = 0, answered = 0;
+  const counted = new WeakSet();
   Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.type === "lab-compute") sent += 1;
     if (window.__breakNext && message && message.type === "lab-compute" && !message.ahead) {
       window.__breakNext = false;
       message = { ...message, state: { ...message.state, scenario: null } };
@@ -157,6 +171,11 @@ BREAK_NEXT_COMPUTE = """(() => {
   Worker.prototype.addEventListener = function (type, listener, ...rest) {
     if (type !== "message") return listen.call(this, type, listener, ...rest);
     return listen.call(this, type, (event) => {
+      if (event.data && ["lab-view", "lab-refusal"].includes(event.data.type) && !counted.has(event)) {
+        counted.add(event);
+        answered += 1;
+        setTimeout(() => { document.documentElement.dataset.pythonIdle = String(sent === answered); });
+      }
       if (event.data && event.data.type === "lab-refusal" && this.__delayErrors) {
         this.__delayErrors = false;
         setTimeout(() => listener(event), 400);
@@ -173,7 +192,7 @@ def test_after_an_error_reply_the_queued_state_is_sent(page, base_url):
     page.add_init_script(BREAK_NEXT_COMPUTE)
     lab = Lab(page, base_url, "?docs=5")  # a state outside the build-time view table: k's go to Python
     lab.expect_matches_core()
-    page.wait_for_timeout(1500)  # the states computed ahead are done
+    expect(page.locator("html")).to_have_attribute("data-python-idle", "true")  # the states computed ahead are done
     page.evaluate("""() => {
       window.__breakNext = true;
       const k = document.querySelector('[name="k"]');
@@ -201,8 +220,10 @@ def test_the_page_height_holds_while_scrolling(page, base_url):
     heights = []
     y = 0
     while True:
-        page.evaluate(f"window.scrollTo(0, {y})")
-        page.wait_for_timeout(60)
+        # scrolled, then two frames: the blocks brought near the viewport are laid out by the first (a second's
+        # guard, should no frame come)
+        page.evaluate("(y) => new Promise((done) => { window.scrollTo(0, y); setTimeout(done, 1000); "
+                      "requestAnimationFrame(() => requestAnimationFrame(done)); })", y)
         height = page.evaluate("document.documentElement.scrollHeight")
         heights.append(height)
         if y > height:
@@ -211,11 +232,11 @@ def test_the_page_height_holds_while_scrolling(page, base_url):
     assert max(heights) <= min(heights) * 1.01, heights
 
 
-def test_every_target_is_24_px_on_a_phone(page, base_url):
+def test_every_target_is_24_px_on_a_phone(lab):
     """Item 9: every control at 390 px wide is at least 24 × 24 CSS px (WCAG 2.5.8), the «?» of the
     sticky strip included."""
+    page = lab.page
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(base_url)
     assert page.evaluate(TARGETS) == []
     page.set_viewport_size({"width": 1280, "height": 800})
     assert page.evaluate(TARGETS) == []
@@ -234,16 +255,16 @@ OVERLAPS = """() => [...document.querySelectorAll('.output')].flatMap((card) => 
 
 def test_no_card_name_lies_under_its_question_mark(page, base_url):
     """QA at 390 px: the sticky strip's «?» covered the «k» of «Precision@k»."""
+    page.goto(base_url + "?rerank=13")
     for width, height in ((390, 844), (1280, 800)):
         page.set_viewport_size({"width": width, "height": height})
-        page.goto(base_url + "?rerank=13")
         assert page.evaluate(OVERLAPS) == [], width
 
 
-def test_on_a_phone_the_numbers_stay_in_view_while_a_grade_changes(page, base_url):
+def test_on_a_phone_the_numbers_stay_in_view_while_a_grade_changes(lab):
     """Item 9: the sticky strip stays over «Ranking visible» too, and does not cover the select in use."""
+    page = lab.page
     page.set_viewport_size({"width": 390, "height": 844})
-    lab = Lab(page, base_url)
     select = page.locator('[data-grade-for="d10"]')
     select.focus()
     select.press("ArrowUp")  # keyboard: grade 1
@@ -288,9 +309,9 @@ def test_a_definition_opens_beside_its_button_without_covering_the_value(page, b
             expect(popover).to_be_hidden()
 
 
-def test_names_sources_and_sections_a_learner_can_tell_apart(page, base_url):
+def test_names_sources_and_sections_a_learner_can_tell_apart(lab):
     """Items 11 and 13: the sources of what the page computes; formula boxes and grade selects named."""
-    page.goto(base_url)
+    page = lab.page
     sources = page.evaluate(RENDERED_TEXT, ".sources")
     for name in ("Voorhees", "Burges", "Smucker", "trec_eval", "ir-measures", "ranx", "Järvelin"):
         assert name in sources, name
@@ -335,10 +356,10 @@ MATH_METRICS = """() => {
 }"""
 
 
-def test_formulas_render_as_mathematics(page, base_url):
+def test_formulas_render_as_mathematics(lab):
     """Item 12: with a math font named (not `math` alone, which resolved to a text serif), Σ is a large
     operator with «q ∈ Q» under it, not over it, and the piecewise brace spans its rows, aligned left."""
-    page.goto(base_url)
+    page = lab.page
     page.locator("#metodo").scroll_into_view_if_needed()
     shown = page.evaluate(MATH_METRICS)
     assert shown["sum"] > 1.4 * shown["letter"], shown

@@ -194,7 +194,6 @@ def test_fusion_refused_says_so_and_twelve_runs_disable_it(lab, tmp_path):
         "Con 12 runs no cabe uno fusionado (la página evalúa 12 como mucho): quita uno para fusionar.")
     said = page.locator("[data-data-status]").text_content()
     page.click('[data-action="fuse"]', force=True)  # does nothing: no evaluation starts, no fused run is asked for
-    page.wait_for_timeout(300)
     expect(page.locator('[data-action="unfuse"]')).to_be_hidden()
     expect(page.locator('[data-panel="data"]')).not_to_have_attribute("aria-busy", "true")
     assert page.locator("[data-data-status]").text_content() == said

@@ -5,8 +5,6 @@ import csv
 import gzip
 import io
 import json
-import subprocess
-import sys
 
 from playwright.sync_api import expect
 
@@ -14,6 +12,7 @@ from raglab_core.runs.evaluation import trec_order
 from raglab_core.runs.trec import parse_qrels, parse_run
 
 from ..conftest import ROOT
+from ..support.commands import cli
 from ..support.lab_page import TARGETS, evaluated, raw_cells
 
 SAMPLE = ROOT / "site_src" / "data" / "sample"
@@ -21,8 +20,7 @@ MEASURES = "nDCG@10 AP@100"
 
 
 def cli_json(*args):
-    return subprocess.run([sys.executable, "-m", "raglab_core", "eval", *map(str, args), "--json"],
-                          capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    return cli("eval", *args, "--json")
 
 
 def choose(page, files, measures=MEASURES, complete=False):

@@ -65,7 +65,24 @@ MODULES = sorted(CORE.rglob("*.py"))
 
 
 def test_the_layers_exist():
-    assert set(DOMAINS) <= {path.parent.name for path in MODULES}
+    """Every module of raglab_core is in exactly one layer, the one its place says: a package at the root is a
+    domain (a new one, unnamed in DOMAINS, would otherwise count as the kernel and escape its rules), a file at
+    the root is the kernel's or an edge; each domain and the kernel hold modules of their own beyond
+    ``__init__``, and every layer but the edges has its rule in FORBIDDEN."""
+    packages = {path.relative_to(CORE).parts[0] for path in MODULES if len(path.relative_to(CORE).parts) > 1}
+    assert packages == set(DOMAINS)
+    assert all((CORE / domain / "__init__.py").is_file() for domain in DOMAINS)
+    assert {f"{edge}.py" for edge in EDGES} <= {path.name for path in CORE.glob("*.py")}
+    layers = {}
+    for path in MODULES:
+        parts = path.relative_to(CORE).with_suffix("").parts
+        own = layer(".".join(parts))
+        expected = parts[0] if len(parts) > 1 else ("edge" if parts[0] in EDGES else "kernel")
+        assert own == expected, (path, own)
+        if parts[-1] != "__init__":
+            layers.setdefault(own, []).append(parts)
+    assert set(layers) == {*DOMAINS, "kernel", "edge"}, sorted(layers)
+    assert set(FORBIDDEN) == {*DOMAINS, "kernel"}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(CORE)))

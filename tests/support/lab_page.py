@@ -1,6 +1,6 @@
 """The lab's page as the browser tests drive it (not a test module): the `Lab` helper, what the page
 shows read as plain data (DOM_STATE) and what compute() says it must show (expected_dom), and the
-few page scripts and route patterns several browser modules share."""
+few page scripts, route patterns and storage resets several browser modules share."""
 
 import time
 from urllib.parse import parse_qsl, urlsplit
@@ -113,6 +113,22 @@ class Lab:
         page.goto(base_url + query)
         expect(page.locator("html")).to_have_attribute("data-ready", "true", timeout=60_000)
         self.state = {"scenario": self.scenario, **dict(parse_qsl(query.lstrip("?"), keep_blank_values=True))}
+        self.viewport = page.viewport_size
+
+    def reset(self):
+        """The page as a load of the bare URL leaves it, without a new load (and Python's boot): «Restablecer»
+        (DESIGN §4.3) brings every control, the grades and the URL back to the scenario's defaults and the outputs
+        to their view; the viewport, the scroll, the focus and any open definition come back too. What the console
+        said before is the previous test's, and is dropped."""
+        page = self.page
+        page.keyboard.press("Escape")  # an open definition closes
+        page.set_viewport_size(self.viewport)
+        page.locator('[data-action="reset"]').click()
+        page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+        assert urlsplit(page.url).query == ""
+        self.state = {"scenario": self.scenario}
+        self.expect_matches_core()
+        self.errors.clear()
 
     def edit(self, name, value):
         """Record what lab.js records: the value, and ``name`` as the most recently changed control."""
@@ -206,6 +222,50 @@ TARGETS = """() => {
   }
   return small;
 }"""
+
+
+# Every table of the two panels: each cell with a number is whole (its text not clipped) and, scrolled to, lies
+# inside its scroll box's visible part, right of the sticky first column when it is not that column.
+TABLE_CELLS = """() => {
+  const all = new CSSStyleSheet();
+  // Laid out as if near the reader (RENDERED_TEXT); the text for screen readers only is no part of what is seen.
+  all.replaceSync("* { content-visibility: visible !important; } .visually-hidden { display: none !important; }");
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, all];
+  const bad = [];
+  let cells = 0;
+  for (const table of document.querySelectorAll('[data-panel="data"] table, [data-panel="corpus"] table')) {
+    if (!table.offsetParent) continue;
+    const box = table.closest(".table-wrap");
+    for (const row of table.rows) {
+      const sticky = row.cells[0];
+      for (const cell of row.cells) {
+        if (!/^[\\s+−\\-–±<≥≤▲▼]*\\d/.test(cell.textContent)) continue; // a number (the headers are text)
+        cells += 1;
+        if (cell.scrollWidth > cell.clientWidth) bad.push(["clipped", cell.textContent, cell.scrollWidth, cell.clientWidth]);
+        cell.scrollIntoView({ block: "nearest", inline: "end" });
+        const text = document.createRange();
+        text.selectNodeContents(cell); // the text itself: a cell may be wider than it (a long column heading)
+        const seen = box.getBoundingClientRect(), at = text.getBoundingClientRect();
+        const from = cell === sticky ? seen.left : Math.max(seen.left, sticky.getBoundingClientRect().right);
+        if (at.left < from - 1 || at.right > seen.right + 1) bad.push(["unreachable", table.className, cell.textContent, at.left, at.right, from, seen.right]);
+      }
+      box.scrollLeft = 0;
+    }
+  }
+  document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== all);
+  return { cells, bad };
+}"""
+
+
+def forget_the_kept_snapshot(context, page, base_url):
+    """The origin of ``base_url`` without the snapshot kept in Cache Storage, nor boot.js's note that the runtime
+    was ready there: its next load boots as a first visit does (the ``cold_boot`` tests)."""
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(base_url))
+    cdp = context.new_cdp_session(page)
+    # Cache Storage holds the kept snapshot; localStorage, boot.js's note that the runtime was ready
+    # here (then it preloads nothing).
+    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cache_storage,local_storage"})
+    cdp.detach()
 
 
 def raw_cells(page, selector):
