@@ -2,21 +2,16 @@
 runs; the page's values and its download are `agree --json`'s, the warnings come before the verdict, and the
 section fits a phone with no accessibility violation."""
 
-import contextlib
-import io
 import json
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from raglab_core.__main__ import main as command_line
-
 from ..conftest import ROOT
-from ..core.judges.test_panel import collection
-from ..support.lab_page import evaluated, settled_box
-from ..support.trec_data import qrels_lines, run_lines, write_lines
-from .test_fit import TABLE_CELLS
+from ..support.commands import cli
+from ..support.lab_page import TABLE_CELLS, evaluated, settled_box
+from ..support.trec_data import qrels_lines, reversed_judge_collection as collection, run_lines, write_lines
 
 NAMES = ("agreement", "pairs", "exact", "kappa", "kappa_linear", "kappa_quadratic", "alpha_ordinal", "alpha_interval",
          "pabak", "bias")
@@ -35,10 +30,7 @@ def files(tmp_path_factory):
 
 def agree_json(*paths) -> str:
     """What ``python -m raglab_core agree PATHS --json`` prints, run in this process (no second Python started)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert command_line(["agree", *map(str, paths), "--json"]) == 0
-    return printed.getvalue()
+    return cli("agree", *paths, "--json")
 
 
 def agree(files, *slots):

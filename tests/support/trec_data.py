@@ -49,6 +49,21 @@ def big_collection(seed, queries=1000, docs=1000, judged=100):
     return qrels, run
 
 
+def reversed_judge_collection(seed=5, queries=25, docs=8):
+    """Reference grades 0..3 and a judge that reverses them (3 − g) on most pairs: run A, which puts the
+    reference's best documents first, sinks under the judge, below run C, which ranks at random."""
+    rng = random.Random(seed)
+    reference, judge, runs = {}, {}, [{}, {}, {}]
+    for q in range(queries):
+        qid = f"q{q}"
+        grades = {f"d{d}": rng.choice([0, 0, 1, 2, 3]) for d in range(docs)}
+        reference[qid] = grades
+        judge[qid] = {doc: 3 - g if rng.random() < 0.8 else g for doc, g in grades.items()}
+        for quality, run in zip((1.0, 0.5, 0.0), runs):
+            run[qid] = {doc: quality * g + rng.random() for doc, g in grades.items()}
+    return reference, judge, runs
+
+
 def qrels_lines(qrels):
     """TREC qrels lines, ``qid 0 docid rel``, newline-terminated."""
     for qid, judged in qrels.items():

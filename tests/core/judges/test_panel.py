@@ -3,7 +3,6 @@ reads a judge's qrels beside the reference's, and its download and view carry ex
 same files; the reading puts the warnings first and never claims more than the numbers license."""
 
 import json
-import random
 
 import pytest
 
@@ -12,22 +11,7 @@ from raglab_core.browser import EvaluationBridge
 from raglab_core.judges.agreement_session import AgreementSession
 from raglab_core.runs.inputs import read_all
 
-from tests.support.trec_data import qrels_lines, run_lines
-
-
-def collection(seed=5, queries=25, docs=8):
-    """Reference grades 0..3 and a judge that reverses them (3 − g) on most pairs: run A, which puts the
-    reference's best documents first, sinks under the judge, below run C, which ranks at random."""
-    rng = random.Random(seed)
-    reference, judge, runs = {}, {}, [{}, {}, {}]
-    for q in range(queries):
-        qid = f"q{q}"
-        grades = {f"d{d}": rng.choice([0, 0, 1, 2, 3]) for d in range(docs)}
-        reference[qid] = grades
-        judge[qid] = {doc: 3 - g if rng.random() < 0.8 else g for doc, g in grades.items()}
-        for quality, run in zip((1.0, 0.5, 0.0), runs):
-            run[qid] = {doc: quality * g + rng.random() for doc, g in grades.items()}
-    return reference, judge, runs
+from tests.support.trec_data import qrels_lines, reversed_judge_collection as collection, run_lines
 
 
 @pytest.fixture(scope="module")
