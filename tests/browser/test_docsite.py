@@ -76,7 +76,7 @@ SEARCHED = "navegador"  # a word of the export's introduction only (site_src/con
 SERVER = "    server {{ listen 127.0.0.1:{port}; root {root}; index index.html; }}\n"
 
 LAB_WORKER = "/app/assets/worker."
-DARK_BG, LIGHT_BG = "rgb(17, 19, 22)", "rgb(247, 247, 245)"  # lab.css's --bg, dark and light
+DARK_BG, LIGHT_BG = "rgb(17, 19, 22)", "rgb(247, 247, 245)"  # base.css's --bg, dark and light
 
 
 def make_project(folder: Path, site: dict[str, bytes], site_url: str, palette_sync: bool = True) -> Path:

@@ -1,11 +1,11 @@
-"""Print gives a usable report (lab.css, «print»): dark text on white in either colour scheme, panels that
+"""Print gives a usable report (print.css): dark text on white in either colour scheme, panels that
 run on across pages, tables printed whole, and no control but the values it chose."""
 
 from playwright.sync_api import expect
 
 from ..support.lab_page import evaluated
 
-# An A4 page (210 × 297 mm at 96 px per inch) inside lab.css's @page margins (1.5 cm, 1.2 cm): the width
+# An A4 page (210 × 297 mm at 96 px per inch) inside print.css's @page margins (1.5 cm, 1.2 cm): the width
 # print lays the page out at, and the height a block must stay under to be kept in one piece.
 PAGE_WIDTH, PAGE_HEIGHT = 703, 1009
 
