@@ -65,7 +65,7 @@ def page(shared_context, base_url, request):
 
 
 @pytest.fixture
-def lab(request, base_url):
+def lab(request, shared_context, base_url):  # shared_context named: the tests keep their [chromium] id
     """A lab page loaded with Python ready, whose console must stay free of errors. In a module marked
     ``one_lab_page`` it is the module's one page (``module_lab``), reset to the scenario's defaults
     (``Lab.reset``): for tests that only drive the lab's controls and read what the page shows, a Python boot
