@@ -50,13 +50,15 @@ system:
 # On a new machine apt waits on the network and the disk: the system packages install (system.py
 # needs only the standard library) while .venv and node_modules install side by side, and then while
 # the CPython tests and the build run; the browser tests wait for the install's status in
-# .cache/system.status (tests/conftest.py), and fail with its message if it failed.
+# .cache/system.status (tests/conftest.py), and fail with its message if it failed. Bytecode is written
+# (PYTHONDONTWRITEBYTECODE cleared, where the environment sets it): each worker, and each Python a test
+# starts, then loads raglab_core and the tests' rewritten modules compiled once, not compiled again.
 test:
 	@mkdir -p .cache; rm -f .cache/system.status; \
 	{ $(MAKE) --no-print-directory system; echo $$? > .cache/system.status; } & apt=$$!; \
 	$(MAKE) --no-print-directory -j2 $(PYDEPS) $(NODEDEPS) || { wait $$apt; exit 1; }; \
 	if [ -s .cache/system.status ] && [ "$$(cat .cache/system.status)" != 0 ]; then exit 1; fi; \
-	RAGLAB_SYSTEM_STATUS=.cache/system.status $(PY) -m pytest -n 2; status=$$?; wait $$apt; exit $$status
+	RAGLAB_SYSTEM_STATUS=.cache/system.status PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2; status=$$?; wait $$apt; exit $$status
 
 bench: build
 	$(PY) bench/core.py
