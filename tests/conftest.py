@@ -156,13 +156,13 @@ def system_installed(status_file: str | None, timeout: float = 900.0) -> None:
         return
     path = pathlib.Path(status_file)
     deadline = time.monotonic() + timeout
-    while not (path.exists() and path.read_text().strip()):
+    while not (status := path.read_text().strip() if path.exists() else ""):
         if time.monotonic() > deadline:
             raise TimeoutError(f"the system programs' install did not end in {timeout:.0f} s ({path})")
         time.sleep(0.2)
-    if path.read_text().strip() != "0":
-        raise RuntimeError("the system programs' install failed (exit status "
-                           f"{path.read_text().strip()}): see make test's output above, or tests/support/system.py")
+    if status != "0":
+        raise RuntimeError(f"the system programs' install failed (exit status {status}): see make test's output "
+                           "above, or tests/support/system.py")
 
 
 def needs_the_system(item) -> bool:
